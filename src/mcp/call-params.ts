@@ -1,4 +1,5 @@
 import { truncateText } from '../errors.js';
+import { isObject } from '../schema/walk.js';
 
 /*
  * The check of a `tools/call` request's params that every transport of the MCP server runs before
@@ -17,13 +18,11 @@ export function kindOf(value: unknown): string {
 
 /** What is wrong with a `tools/call` request's params, or `undefined` when they can be routed. */
 export function invalidCallParams(params: unknown): string | undefined {
-  if (params === null || typeof params !== 'object' || Array.isArray(params))
-    return `tools/call needs params { name, arguments }; got ${kindOf(params)}.`;
-  const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
+  if (!isObject(params)) return `tools/call needs params { name, arguments }; got ${kindOf(params)}.`;
+  const { name, arguments: args } = params;
   if (typeof name !== 'string' || name === '')
     return `tools/call needs params.name, the tool's name as a non-empty string; got ${name === '' ? 'an empty string' : kindOf(name)}.`;
-  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+  if (args !== undefined && !isObject(args))
     return `tools/call params.arguments must be an object (the tool's input); got ${kindOf(args)} for tool '${truncateText(name)}'.`;
-  }
   return undefined;
 }

@@ -8,6 +8,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { describeThrown, truncateText } from '../errors.js';
+import { isObject } from '../schema/walk.js';
 import { invalidCallParams, kindOf } from './call-params.js';
 import { WrappingTransport } from './wrapping-transport.js';
 
@@ -36,9 +37,9 @@ function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
 }
 
+/** A JSON-RPC error response (an undefined `data` is left out when it is serialized). */
 function errorResponse(id: RequestId | null, code: number, message: string, data?: unknown): JSONRPCMessage {
-  const error = data === undefined ? { code, message } : { code, message, data };
-  return { jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage;
+  return { jsonrpc: '2.0', id, error: { code, message, data } } as unknown as JSONRPCMessage;
 }
 
 /**
@@ -65,7 +66,11 @@ export type MessageInput = NodeJS.ReadableStream & { pause(): unknown; listenerC
 
 /** Options of `StdioJsonRpcTransport`. */
 export interface StdioJsonRpcTransportOptions {
-  /** Longest message in bytes (default `DEFAULT_MAX_MESSAGE_BYTES`); a longer line is answered -32600 and skipped. */
+  /**
+   * Longest JSON-RPC message read, in bytes (default `DEFAULT_MAX_MESSAGE_BYTES`, 10 MiB, as the SDK's
+   * stdio transport). A longer line is answered with a -32600 error (naming its request id when it
+   * can be found) and skipped; the server keeps serving.
+   */
   maxMessageBytes?: number;
 }
 
@@ -106,9 +111,7 @@ export class StdioJsonRpcTransport implements Transport {
     }
   };
 
-  readonly #onError = (error: Error): void => {
-    this.onerror?.(error);
-  };
+  readonly #onError = (error: Error): void => this.onerror?.(error);
 
   async start(): Promise<void> {
     if (this.#started) throw new Error('StdioJsonRpcTransport already started.');
@@ -167,7 +170,6 @@ export class StdioJsonRpcTransport implements Transport {
       return;
     }
     const pieces = this.#pieces;
-    if (pieces.length === 0) return; // an empty line
     const line = (pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces)).toString('utf8');
     this.#pieces = [];
     this.#size = 0;
@@ -175,7 +177,7 @@ export class StdioJsonRpcTransport implements Transport {
   }
 
   #handleLine(line: string): void {
-    if (line.trim() === '') return;
+    if (line.trim() === '') return; // an empty line
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -191,7 +193,7 @@ export class StdioJsonRpcTransport implements Transport {
       this.onmessage?.(value as JSONRPCMessage);
       return;
     }
-    const record = kindOf(value) === 'an object' ? (value as Record<string, unknown>) : undefined;
+    const record = isObject(value) ? value : undefined;
     // A broken response (to a request of the server's) is reported, not answered: answering it could start a loop.
     if (record !== undefined && ('result' in record || 'error' in record) && !('method' in record)) {
       this.onerror?.(new Error(`Ignored an invalid JSON-RPC response: ${truncateText(line)}`));
@@ -201,13 +203,7 @@ export class StdioJsonRpcTransport implements Transport {
     // A request whose params are not an object (an array: by position) is a request MCP cannot read:
     // Invalid params, as the HTTP server and the SDK answer it, not Invalid Request.
     const { jsonrpc, method, params } = record ?? {};
-    if (
-      id !== null &&
-      jsonrpc === '2.0' &&
-      typeof method === 'string' &&
-      params !== undefined &&
-      kindOf(params) !== 'an object'
-    ) {
+    if (id !== null && jsonrpc === '2.0' && typeof method === 'string' && params !== undefined && !isObject(params)) {
       const problem =
         method === 'tools/call'
           ? invalidCallParams(params)!
@@ -254,14 +250,11 @@ export class StdioJsonRpcTransport implements Transport {
       const reason = `Internal error: the answer could not be serialized (${describeThrown(error, 200)}).`;
       json = `${JSON.stringify(errorResponse(id, ErrorCode.InternalError, reason))}\n`;
     }
-    return new Promise((resolve, reject) => {
+    // A write that throws rejects the promise (its executor's throw).
+    return new Promise((resolve) => {
       if (this.#closed) return resolve();
-      try {
-        if (this.output.write(json)) resolve();
-        else this.output.once('drain', resolve);
-      } catch (error) {
-        reject(error);
-      }
+      if (this.output.write(json)) resolve();
+      else this.output.once('drain', resolve);
     });
   }
 

@@ -1,17 +1,11 @@
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import { createMcpServerFactory, type McpServerOptions } from './server.js';
-import { type MessageInput, StdioJsonRpcTransport } from './stdio-transport.js';
+import { type MessageInput, StdioJsonRpcTransport, type StdioJsonRpcTransportOptions } from './stdio-transport.js';
 
-/** How `serveStdio` runs: the server options plus the streams (default the process's own). */
-export interface ServeStdioOptions extends McpServerOptions {
+/** How `serveStdio` runs: the server and line reader options plus the streams (default the process's own). */
+export interface ServeStdioOptions extends McpServerOptions, StdioJsonRpcTransportOptions {
   stdin?: MessageInput;
-  /**
-   * Longest JSON-RPC message read, in bytes (default 10 MiB, as the SDK's stdio transport). A longer
-   * line is answered with a -32600 error (naming its request id when it can be found) and skipped;
-   * the server keeps serving.
-   */
-  maxMessageBytes?: number;
   stdout?: NodeJS.WritableStream;
   /** Listen to SIGINT and SIGTERM and close on them (default true). */
   handleSignals?: boolean;
@@ -45,31 +39,23 @@ export async function serveStdio(
   // toolsmith's line reader answers malformed JSON (-32700), non-messages and oversize lines (-32600)
   // and keeps serving; the SDK entry then decides the era from the first message, and each server it
   // builds guards its channel (invalid tools/call params -32602, see `ToolsmithMcpServer`).
-  const transport = new StdioJsonRpcTransport(stdin, stdout, {
-    maxMessageBytes: options.maxMessageBytes,
-  });
+  const transport = new StdioJsonRpcTransport(stdin, stdout, options);
   const handle = serveSdkStdio(factory, { transport, onerror: onError });
-  let closing = false;
-  let markClosed!: (why: ServeStdioResult['reason']) => void;
-  const closed = new Promise<ServeStdioResult['reason']>((resolve) => (markClosed = resolve));
-  const close = (why: ServeStdioResult['reason']) => {
-    if (closing) return;
-    closing = true;
-    handle
-      .close()
-      .catch((error: unknown) => onError(error instanceof Error ? error : new Error(String(error))))
-      .finally(() => markClosed(why));
-  };
-  const onEnd = () => close('closed');
+  // The first end, stream failure or signal stops the server; a later one finds the promise settled.
+  let stop!: (why: ServeStdioResult['reason']) => void;
+  const stopped = new Promise<ServeStdioResult['reason']>((resolve) => (stop = resolve));
+  const onEnd = () => stop('closed');
   const listeners: Array<[NodeJS.EventEmitter, string, () => void]> = [
     [stdin, 'end', onEnd],
     [stdin, 'close', onEnd],
     [stdout, 'error', onEnd],
   ];
   if (options.handleSignals ?? true)
-    listeners.push([process, 'SIGINT', () => close('SIGINT')], [process, 'SIGTERM', () => close('SIGTERM')]);
+    listeners.push([process, 'SIGINT', () => stop('SIGINT')], [process, 'SIGTERM', () => stop('SIGTERM')]);
   for (const [emitter, event, listener] of listeners) emitter.on(event, listener);
-  const reason = await closed; // resolves only, once `close` has run
+  const reason = await stopped;
+  // Still listening while the connection closes: a second signal must not kill the process mid-close.
+  await handle.close().catch((error: unknown) => onError(error instanceof Error ? error : new Error(String(error))));
   for (const [emitter, event, listener] of listeners) emitter.off(event, listener);
   const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
   return { reason, shutdown };

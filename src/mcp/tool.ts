@@ -1,5 +1,6 @@
 import { JSON_SCHEMA_2020_12, toJsonSchema2020 } from '../schema/json-schema-2020.js';
 import { resolveLocalRef } from '../schema/json-pointer.js';
+import { isObject, setOwn } from '../schema/walk.js';
 import type { ITool } from '../tool.js';
 import type { ToolAnnotations } from '../tool-description.js';
 
@@ -79,13 +80,9 @@ export interface McpToolSource {
 
 type Node = Record<string, unknown>;
 
-function isNode(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** True when the schema's root is `type: "object"`, directly or through a chain of local `$ref`s. */
 function objectRoot(root: Node, node: unknown, seen: Set<string>): boolean {
-  if (!isNode(node)) return false;
+  if (!isObject(node)) return false;
   if (node.type === 'object') return true;
   if (node.type !== undefined || typeof node.$ref !== 'string' || seen.has(node.$ref)) return false;
   seen.add(node.$ref);
@@ -97,7 +94,7 @@ function objectRoot(root: Node, node: unknown, seen: Set<string>): boolean {
  * to such a schema. The MCP server sends `structuredContent` exactly for these.
  */
 export function isMcpObjectSchema(schema: unknown): boolean {
-  return isNode(schema) && objectRoot(schema, schema, new Set());
+  return isObject(schema) && objectRoot(schema, schema, new Set());
 }
 
 /** The 2020-12 copy of `schema` (a 2020-12 source as it is) with `$schema` first and a `type: "object"` root. */
@@ -111,9 +108,8 @@ function publish(schema: object): McpObjectSchema {
   ) as Node;
   const out: Node = { $schema: MCP_SCHEMA_DIALECT };
   if (translated.type === undefined) out.type = 'object';
-  for (const key of Object.keys(translated)) {
-    if (key === '$schema') continue;
-    Object.defineProperty(out, key, { value: translated[key], enumerable: true, writable: true, configurable: true });
+  for (const [key, value] of Object.entries(translated)) {
+    if (key !== '$schema') setOwn(out, key, value);
   }
   return out as McpObjectSchema;
 }

@@ -83,9 +83,10 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
       complete: (result) => finish('completed', { result }),
       fail: (error, statusMessage) => finish('failed', { error, statusMessage }),
       mark: async (status, statusMessage, inputRequests) => {
-        const waiting = status === 'input_required' && record.status !== 'input_required' && this.waiting(record);
-        if (waiting !== false && waiting >= this.timings.maxInputWaiting)
-          return this.tooManyWaitingRefusal(this.view(record), waiting);
+        if (status === 'input_required' && record.status !== 'input_required') {
+          const waiting = this.waiting(record.subject);
+          if (waiting >= this.timings.maxInputWaiting) return this.tooManyWaitingRefusal(this.view(record), waiting);
+        }
         const open = status === 'working' ? undefined : { ...record.inputRequests, ...inputRequests };
         return this.transition(taskId, undefined, status, { statusMessage, inputRequests: open });
       },
@@ -180,10 +181,10 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
     return owner === undefined || ownerOf(record.subject) === owner ? record : undefined;
   }
 
-  /** How many other tasks of `record`'s subject wait for input. */
-  private waiting(record: MemoryRecord): number {
-    const others = [...this.records.values()].filter((other) => other !== record && other.subject === record.subject);
-    return others.filter((other) => other.status === 'input_required').length;
+  /** How many tasks of `subject` wait for input. */
+  private waiting(subject: string | undefined): number {
+    const records = [...this.records.values()];
+    return records.filter((task) => task.subject === subject && task.status === 'input_required').length;
   }
 
   private sweep(): void {
@@ -193,15 +194,14 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
   }
 
   private view(record: MemoryRecord): StoredTask {
-    const { seq, createdAt, lastUpdatedAt, expiresAt, retentionMs, inputRequests, inputResponses, ...task } = record;
+    // The record's request and response maps are replaced on each change, never edited: shared as they are.
+    const { seq, createdAt, lastUpdatedAt, expiresAt, retentionMs, ...task } = record;
     return Object.freeze({
       ...task,
       createdAt: new Date(createdAt).toISOString(),
       lastUpdatedAt: new Date(lastUpdatedAt).toISOString(),
       ttlMs: (isTerminalTaskStatus(record.status) ? expiresAt : Date.now() + retentionMs) - createdAt,
       replicaId: this.replicaId,
-      ...(inputRequests === undefined ? {} : { inputRequests: { ...inputRequests } }),
-      ...(inputResponses === undefined ? {} : { inputResponses: { ...inputResponses } }),
     });
   }
 }

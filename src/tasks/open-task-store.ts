@@ -1,15 +1,15 @@
 import { MemoryTaskStore } from './memory-task-store.js';
-import { RedisTaskStore } from './redis-task-store.js';
-import type { TaskStore, TaskStoreTimings } from './task-store.js';
+import { RedisTaskStore, type RedisTaskStoreOptions } from './redis-task-store.js';
+import type { TaskStore } from './task-store.js';
 
 /**
- * The store a `--task-store` value names: `memory` (the default: one process), or a `redis://` /
- * `rediss://` URL (replicas; `acceptEviction` as `RedisTaskStoreOptions`). A bad value throws a
- * `RangeError` saying what is accepted.
+ * The store a `--task-store` value names: `memory` (the default: one process; of `options`, the
+ * timings and `replicaId`), or a `redis://` / `rediss://` URL (replicas; `RedisTaskStoreOptions`).
+ * A bad value throws a `RangeError` saying what is accepted.
  */
 export async function openTaskStore(
   spec: string,
-  options: TaskStoreTimings & { replicaId?: string; connectTimeoutMs?: number; acceptEviction?: boolean } = {},
+  options: Omit<RedisTaskStoreOptions, 'url'> = {},
 ): Promise<TaskStore> {
   if (spec === 'memory') return new MemoryTaskStore(options);
   if (/^rediss?:\/\//.test(spec)) return RedisTaskStore.connect({ url: spec, ...options });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import {
   CREATE_SCRIPT,
   FINISH_SCRIPT,
@@ -18,7 +19,6 @@ import {
   type RunningTask,
   resolveTaskStoreTimings,
   type StoredTask,
-  type TaskAbortCause,
   type TaskEnding,
   type TaskError,
   type TaskPage,
@@ -113,9 +113,8 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     private readonly subscriber: RedisClient,
     private readonly errorReply: typeof import('redis').ErrorReply,
     options: RedisTaskStoreOptions,
-    replicaId: string,
   ) {
-    super(replicaId, options);
+    super(options.replicaId ?? `${hostname()}-${process.pid}-${newTaskId().slice(0, 8)}`, options);
     this.location = redactUrl(options.url);
     this.prefix = options.keyPrefix ?? 'toolsmith:';
     this.channel = `${this.prefix}task-cancel:`;
@@ -126,13 +125,13 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
 
   /** Connects two clients (commands, and the cancel subscription) and answers the store, or a clear error. */
   static async connect(options: RedisTaskStoreOptions): Promise<RedisTaskStore> {
+    const location = redactUrl(options.url);
     if (!URL.canParse(options.url) || !/^rediss?:$/.test(new URL(options.url).protocol)) {
       throw new RangeError(
-        `The Redis task store needs a redis:// or rediss:// URL (redis://host:port), got '${redactUrl(options.url)}'.`,
+        `The Redis task store needs a redis:// or rediss:// URL (redis://host:port), got '${location}'.`,
       );
     }
     resolveTaskStoreTimings(options); // a bad number throws before anything connects
-    const location = redactUrl(options.url);
     let redis: typeof import('redis');
     try {
       redis = await import('redis');
@@ -149,10 +148,8 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
       disableOfflineQueue: true,
       socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) },
     });
-    const replicaId =
-      options.replicaId ?? `${(await import('node:os')).hostname()}-${process.pid}-${newTaskId().slice(0, 8)}`;
     const subscriber = client.duplicate();
-    const store = new RedisTaskStore(client, subscriber, redis.ErrorReply, options, replicaId);
+    const store = new RedisTaskStore(client, subscriber, redis.ErrorReply, options);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -161,7 +158,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
           timer = setTimeout(() => reject(store.lastError ?? new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
         }),
       ]);
-      await subscriber.subscribe(`${store.channel}${replicaId}`, (message) => store.onCancelMessage(message));
+      await subscriber.subscribe(`${store.channel}${store.replicaId}`, (message) => store.onCancelMessage(message));
     } catch (error) {
       await store.close();
       throw unavailable(location, error);
@@ -202,7 +199,11 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
       this.index(owner, taskId),
     ]);
     const task = this.toTask(taskId, answer.task ?? {});
-    const signal = this.running.add(taskId);
+    // However it stops running here (ended, cancelled, lease lost, drained): no lease, no waiting entry.
+    const signal = this.running.add(taskId, () => {
+      this.renewedAt.delete(taskId);
+      this.leaveWaiting(taskId);
+    });
     this.renewedAt.set(taskId, Date.now());
     const finish = async (status: TaskStatus, ending: TaskEnding) => {
       this.holding.set(taskId, '');
@@ -210,8 +211,6 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
         return await this.writeEnding(taskId, status, ending);
       } finally {
         this.holding.delete(taskId);
-        this.leaveWaiting(taskId);
-        this.renewedAt.delete(taskId);
         this.running.settle(taskId);
       }
     };
@@ -320,8 +319,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     const field = ending.result !== undefined ? 'result' : ending.error !== undefined ? 'error' : '';
     // A payload that cannot be serialized throws here, a refusal for good (`writeEnding`).
     const payload = field === '' ? '' : JSON.stringify(ending[field]);
-    const message = ending.statusMessage ?? '';
-    const args = [status, field, payload, message, owner ?? '', this.channel, this.replicaId];
+    const args = [status, field, payload, ending.statusMessage ?? '', owner ?? '', this.channel, this.replicaId];
     return this.outcome(taskId, await this.run(FINISH_SCRIPT, taskId, args), status);
   }
 
@@ -379,13 +377,6 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     void this.command(['ZREM', key, taskId]).catch(() => undefined);
   }
 
-  /** Stops a task this replica runs, if it does: no lease, no waiting entry, its signal fired. */
-  protected override stop(taskId: string, kind: TaskAbortCause, message: string): void {
-    this.renewedAt.delete(taskId);
-    this.leaveWaiting(taskId);
-    super.stop(taskId, kind, message);
-  }
-
   private onCancelMessage(message: string): void {
     const [taskId = '', kind, ...rest] = message.split('\n');
     if (kind === 'answered') return this.running.poke(taskId);
@@ -393,7 +384,7 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
     const reason =
       rest.join('\n') ||
       (elsewhere ? `Task '${taskId}' was ended by another replica.` : 'Cancelled by the client (tasks/cancel).');
-    this.stop(taskId, elsewhere ? 'ended-elsewhere' : 'cancelled', reason);
+    this.running.abort(taskId, elsewhere ? 'ended-elsewhere' : 'cancelled', reason);
   }
 
   /** Renews the lease of every running task; fires the signal of one that ended elsewhere or whose lease is lost. */
@@ -412,17 +403,17 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
             this.renewedAt.set(taskId, Date.now());
           } else if (task === undefined) {
             const message = `Task '${taskId}' is gone from ${this.location} (Redis restarted without persistence, or the key was evicted); its result cannot be stored.`;
-            this.stop(taskId, 'lease-lost', message);
+            this.running.abort(taskId, 'lease-lost', message);
           } else if (task.status === 'cancelled') {
-            this.stop(taskId, 'cancelled', task.statusMessage ?? 'Cancelled by the client.');
+            this.running.abort(taskId, 'cancelled', task.statusMessage ?? 'Cancelled by the client.');
           } else {
             const message = task.statusMessage ?? `Task '${taskId}' was ${task.status} by another replica.`;
-            this.stop(taskId, /stopped renewing/.test(message) ? 'lease-lost' : 'ended-elsewhere', message);
+            this.running.abort(taskId, /stopped renewing/.test(message) ? 'lease-lost' : 'ended-elsewhere', message);
           }
         } catch (error) {
           const renewed = this.renewedAt.get(taskId) ?? 0;
           if (Date.now() - renewed > this.timings.leaseMs) {
-            this.stop(
+            this.running.abort(
               taskId,
               'lease-lost',
               `Replica '${this.replicaId}' could not renew the lease of task '${taskId}' for ${this.timings.leaseMs} ms: ${(error as Error).message}`,

@@ -6,6 +6,8 @@ interface RunningEntry {
   readonly controller: AbortController;
   readonly settled: Promise<void>;
   readonly settle: () => void;
+  /** The running store's own bookkeeping to drop once the task is no longer tracked. */
+  readonly ended: (() => void) | undefined;
   /** Wakes the calls waiting for an answer (`answer`) to read the task again. */
   readonly wakers: Set<() => void>;
 }
@@ -18,14 +20,12 @@ interface RunningEntry {
 export class RunningTasks {
   private readonly entries = new Map<string, RunningEntry>();
 
-  /** Starts tracking a task; its signal. */
-  add(taskId: string): AbortSignal {
+  /** Starts tracking a task; its signal. `ended` runs when it stops being tracked (settled or aborted). */
+  add(taskId: string, ended?: () => void): AbortSignal {
     const controller = new AbortController();
     let settle!: () => void;
-    const settled = new Promise<void>((resolve) => {
-      settle = resolve;
-    });
-    this.entries.set(taskId, { controller, settled, settle, wakers: new Set() });
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    this.entries.set(taskId, { controller, settled, settle, ended, wakers: new Set() });
     return controller.signal;
   }
 
@@ -83,6 +83,7 @@ export class RunningTasks {
     if (entry === undefined) return;
     this.entries.delete(taskId);
     entry.settle();
+    entry.ended?.();
     for (const wake of entry.wakers) wake();
   }
 

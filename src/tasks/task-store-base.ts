@@ -2,7 +2,7 @@
  * What the memory and Redis task stores share around their own atomic step: ending a task from another
  * caller, cancel, the closed check, the drain loop, `list`'s page size and cursor check, and the
  * refusals and "not found" message both answer. Each store keeps its `transition` (the Lua scripts for
- * Redis stay atomic on their own: redis-scripts.ts) and may add to how it stops a task it runs.
+ * Redis stay atomic on their own: redis-scripts.ts).
  */
 import { RunningTasks } from './running-tasks.js';
 import {
@@ -12,7 +12,6 @@ import {
   type ResolvedTaskStoreTimings,
   resolveTaskStoreTimings,
   type StoredTask,
-  type TaskAbortCause,
   type TaskDrainReport,
   type TaskEnding,
   type TaskError,
@@ -58,11 +57,6 @@ export abstract class TaskStoreBase {
     ending: TaskEnding,
   ): Promise<TaskTransition>;
 
-  /** Stops a task this replica runs, if it does: its signal fires with `kind` and `message`. */
-  protected stop(taskId: string, kind: TaskAbortCause, message: string): void {
-    this.running.abort(taskId, kind, message);
-  }
-
   async complete(taskId: string, result: Record<string, unknown>): Promise<TaskTransition> {
     return this.endElsewhere(taskId, 'completed', { result });
   }
@@ -74,7 +68,7 @@ export abstract class TaskStoreBase {
   async cancel(taskId: string, subject?: string, statusMessage?: string): Promise<TaskTransition> {
     const message = statusMessage ?? 'Cancelled by the client (tasks/cancel).';
     const outcome = await this.transition(taskId, ownerOf(subject), 'cancelled', { statusMessage: message });
-    if (outcome.ok) this.stop(taskId, 'cancelled', message);
+    if (outcome.ok) this.running.abort(taskId, 'cancelled', message);
     return outcome;
   }
 
@@ -102,7 +96,7 @@ export abstract class TaskStoreBase {
         const message = this.drainMessage(taskId, options.reason);
         // When the store is down this fails; Redis's lease then runs out and whoever reads the task fails it.
         await this.transition(taskId, undefined, 'failed', internalFailure(message)).catch(() => undefined);
-        this.stop(taskId, 'drained', message);
+        this.running.abort(taskId, 'drained', message);
       }),
     );
     return { finished: before - remaining.length, failed: remaining.length };
@@ -193,7 +187,7 @@ export abstract class TaskStoreBase {
   /** An ending not made through the task's `RunningTask`: the running work is told by its signal. */
   private async endElsewhere(taskId: string, status: TaskStatus, ending: TaskEnding): Promise<TaskTransition> {
     const outcome = await this.transition(taskId, undefined, status, ending);
-    if (outcome.ok) this.stop(taskId, 'ended-elsewhere', `Task '${taskId}' was ${status} by another caller.`);
+    if (outcome.ok) this.running.abort(taskId, 'ended-elsewhere', `Task '${taskId}' was ${status} by another caller.`);
     return outcome;
   }
 }

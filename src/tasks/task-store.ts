@@ -246,8 +246,8 @@ export type TaskStoreErrorCode =
  */
 export class TaskStoreError extends Error {
   readonly code: TaskStoreErrorCode;
-  constructor(code: TaskStoreErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  constructor(code: TaskStoreErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'TaskStoreError';
     this.code = code;
   }
