@@ -1,5 +1,4 @@
 import { isTerminalTaskStatus, type StoredTask, TaskAbortedError, type TaskAbortCause } from './task-store.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pause } from './wait-for-task-end.js';
 
 interface RunningEntry {
@@ -91,8 +90,12 @@ export class RunningTasks {
   async waitAll(deadlineMs: number): Promise<string[]> {
     const pending = [...this.entries.values()].map((entry) => entry.settled);
     if (pending.length > 0 && deadlineMs > 0) {
-      // The deadline's timer does not hold the process: a drain that ends early leaves it to run out.
-      await Promise.race([Promise.all(pending), sleep(deadlineMs, undefined, { ref: false })]);
+      let deadline: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(pending),
+        new Promise((resolve) => (deadline = setTimeout(resolve, deadlineMs))),
+      ]);
+      clearTimeout(deadline);
     }
     return this.ids();
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MemoryTaskStore, openTaskStore } from '../../../src/tasks/index.js';
 import { findRedisServer, REDIS_INSTALL_HINT } from './redis-server.js';
 import { describeTaskStoreContract } from './task-store-contract.js';
@@ -9,6 +9,23 @@ describe('MemoryTaskStore', () => {
   it('refuses nonsense timings with the option named', () => {
     expect(() => new MemoryTaskStore({ leaseMs: 0 })).toThrow(/'leaseMs' must be a positive integer/);
     expect(() => new MemoryTaskStore({ retentionMs: Number.NaN })).toThrow(/'retentionMs'/);
+  });
+});
+
+describe('MemoryTaskStore drain', () => {
+  it('leaves no deadline timer behind when its tasks end early', async () => {
+    vi.useFakeTimers();
+    try {
+      const tasks = new MemoryTaskStore();
+      const running = await tasks.create({ toolName: 't' });
+      const drained = tasks.drain({ deadlineMs: 60_000, reason: 'SIGTERM' });
+      await running.complete({ done: true });
+      expect(await drained).toEqual({ finished: 1, failed: 0 });
+      await tasks.close();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
