@@ -130,7 +130,7 @@ export async function updateStubs(
     }
     const place = stubPlace(file, stale, output, texts, record.created);
     const { content, changes } = await rewriteStub(file, text, stale, place.impl);
-    // Atomically (a temporary file renamed over it); a moved stub's old file is removed.
+    // Written atomically (a temporary file renamed over it); a moved stub's old file is removed.
     const temporary = path.join(stubsDir, `.${place.to}.toolsmith-update`);
     writeFileSync(temporary, content);
     renameSync(temporary, path.join(stubsDir, place.to));
