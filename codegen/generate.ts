@@ -6,7 +6,7 @@
  */
 import { settingsProblems } from './config/config.js';
 import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './config/options.js';
-import { placeProblem } from './problems.js';
+import { placeProblem, sortProblems } from './problems.js';
 import { emitProject, type Emitted } from './emit/project.js';
 import { readSettings } from './emit/settings.js';
 import { schemaRejections } from './emit/validators.js';
@@ -15,7 +15,6 @@ import { planRun } from './incremental/plan.js';
 import { loadDefinitions, type LoadedFiles } from './load.js';
 import type { Problem, ProjectModel } from './model.js';
 import { normalize } from './normalize.js';
-import { sortProblems } from './problems.js';
 import { stageOutput, type OutputDiff } from './write.js';
 
 /** How a run goes, beside the generator's options (which `resolveOptions` turns into the run's one value). */

@@ -8,13 +8,7 @@ import { compareStrings } from '../src/manifest-targets/build.js';
 import type { Problem } from './model.js';
 
 /** How `formatProblem` marks a problem's parts: left as they are by default; the CLI colours them on a terminal. */
-export interface ProblemStyle {
-  where: (text: string) => string;
-  pointer: (text: string) => string;
-  warning: (text: string) => string;
-  error: (text: string) => string;
-  hint: (text: string) => string;
-}
+export type ProblemStyle = Record<'where' | 'pointer' | 'warning' | 'error' | 'hint', (text: string) => string>;
 
 const same = (text: string) => text;
 const PLAIN: ProblemStyle = { where: same, pointer: same, warning: same, error: same, hint: same };

@@ -63,14 +63,9 @@ export async function runDiff(before: string, after: string | undefined, flags: 
 function refuse(error: string, problems: readonly Problem[], flags: DiffFlags, io: Io): number {
   for (const problem of problems) io.stderr(`${formatProblem(problem)}\n`);
   if (flags.json) {
-    const fields = problems.map(({ file, line, column, pointer, message }) => ({
-      file,
-      line,
-      column,
-      pointer,
-      message,
-    }));
-    io.stdout(`${JSON.stringify({ error, problems: fields }, null, 2)}\n`);
+    // The replacer's names are the only fields written: each problem's place and message.
+    const fields = ['error', 'problems', 'file', 'line', 'column', 'pointer', 'message'];
+    io.stdout(`${JSON.stringify({ error, problems }, fields, 2)}\n`);
   }
   return EXIT.usage;
 }

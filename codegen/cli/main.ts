@@ -42,22 +42,42 @@ function packagesInstalled(io: Io, needed: readonly string[]): boolean {
 }
 
 /**
- * The packages a generate run imports (checked before it is loaded, so a run never fails half-way):
- * the generator's, ts-morph for `--update-stubs` (only it needs it) and chokidar for `--watch`.
+ * `generate` (with `--watch`, again after every change until SIGINT/SIGTERM) and `check`: the
+ * generator loaded here, the one place the CLI imports it. The packages the run imports are checked
+ * first, so a run never fails half-way: the generator's, ts-morph for `--update-stubs` (only it needs
+ * it) and chokidar for `--watch`.
  */
-function generatePackages(flags: { updateStubs?: boolean; watch?: boolean }): string[] {
-  const generator = ['json-schema-to-typescript', 'prettier', 'handlebars', 'gpt-tokenizer'];
-  return [...generator, ...(flags.updateStubs ? ['ts-morph'] : []), ...(flags.watch ? ['chokidar'] : [])];
-}
-
-/** `generate` and `check`: the generator loaded here, the one place the CLI imports it. */
 async function generateCommand(
-  flags: Parameters<typeof import('./generate.js').runGenerate>[0],
+  flags: Parameters<typeof import('./generate.js').runGenerate>[0] & { watch?: boolean },
   io: Io,
 ): Promise<number> {
-  if (!packagesInstalled(io, generatePackages(flags))) return EXIT.invalid;
+  const needed = ['json-schema-to-typescript', 'prettier', 'handlebars', 'gpt-tokenizer'];
+  if (flags.updateStubs) needed.push('ts-morph');
+  if (flags.watch) needed.push('chokidar');
+  if (!packagesInstalled(io, needed)) return EXIT.invalid;
   const { runGenerate } = await import('./generate.js');
-  return runGenerate(flags, io);
+  if (!flags.watch) return runGenerate(flags, io);
+  const { resolved } = await options(flags, io);
+  const watched = [resolved.schemasDir, ...(resolved.templatesDir ? [resolved.templatesDir] : [])];
+  const quiet = flags.json === true || flags.silent === true;
+  const shown = (file: string) => path.relative(io.cwd, file) || '.';
+  if (!quiet) io.stdout(`toolsmith: watching ${watched.map(shown).join(', ')} (Ctrl-C to stop)\n`);
+  const { watchAndRun } = await import('./watch.js');
+  const onRun = (changed: readonly string[]) => {
+    if (!quiet)
+      io.stdout(
+        `[${clockTime()}] ${changed.length === 0 ? 'first run' : `changed: ${changed.map(shown).join(', ')}`}\n`,
+      );
+    return runGenerate(flags, io);
+  };
+  const watcher = watchAndRun(watched, onRun, {
+    onError: (error) => io.stderr(`toolsmith: ${(error as Error).message}\n`),
+  });
+  const unfollow = followLauncher();
+  await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+  unfollow();
+  await watcher.close();
+  return EXIT.ok;
 }
 
 // ── Config and flags: the config file is read and checked once, and the flags that are config keys win over it.
@@ -150,30 +170,7 @@ export function createProgram(
     )
     .option('--silent', 'print errors only')
     .addOption(workersOption())
-    .action(async (flags) => {
-      if (!flags.watch) return setExit(await generateCommand(flags, io));
-      if (!packagesInstalled(io, generatePackages(flags))) return setExit(EXIT.invalid);
-      const { resolved } = await options(flags, io);
-      const watched = [resolved.schemasDir, ...(resolved.templatesDir ? [resolved.templatesDir] : [])];
-      const quiet = flags.json === true || flags.silent === true;
-      const shown = (file: string) => path.relative(io.cwd, file) || '.';
-      if (!quiet) io.stdout(`toolsmith: watching ${watched.map(shown).join(', ')} (Ctrl-C to stop)\n`);
-      const [watching, { runGenerate }] = await Promise.all([import('./watch.js'), import('./generate.js')]);
-      const onRun = (changed: readonly string[]) => {
-        if (!quiet)
-          io.stdout(
-            `[${clockTime()}] ${changed.length === 0 ? 'first run' : `changed: ${changed.map(shown).join(', ')}`}\n`,
-          );
-        return runGenerate(flags, io);
-      };
-      const watcher = watching.watchAndRun(watched, onRun, {
-        onError: (error) => io.stderr(`toolsmith: ${(error as Error).message}\n`),
-      });
-      const unfollow = followLauncher();
-      await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
-      unfollow();
-      await watcher.close();
-    });
+    .action(async (flags) => setExit(await generateCommand(flags, io)));
   common(
     program
       .command('check')

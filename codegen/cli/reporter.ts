@@ -67,8 +67,8 @@ export function createReporter(command: CommandReport['command'], mode: OutputMo
     mode,
     /** The io the command prints through: stdout dropped unless text mode, stderr captured in JSON mode. */
     io: wrapped,
-    /** Red/bold/… on stderr when colour is on. */
-    paint: { red: paint('31', color), yellow: paint('33', color), bold: paint('1', color) },
+    /** Red and yellow on stderr when colour is on. */
+    paint: { red: paint('31', color), yellow: paint('33', color) },
     /** Records (and in text mode prints on stderr; in silent mode only the errors) problems, each with its severity. */
     diagnostics(problems: readonly Problem[]): void {
       for (const problem of problems) {

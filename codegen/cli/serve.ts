@@ -64,6 +64,7 @@ export async function runServe(flags: ServeFlags, io: Io = defaultIo): Promise<n
     listedTools,
     injectedArguments: config.injectedArguments,
     toolFailureMeta: flags.toolFailureMeta ?? config.toolFailureMeta ?? false,
+    onError: (error: Error) => io.stderr(`toolsmith serve: ${error.message}\n`),
   };
   try {
     return flags.http
@@ -146,7 +147,6 @@ async function serveOverStdio(
   const { serveStdio } = await import('../../src/mcp/stdio.js');
   const { shutdown } = await serveStdio(orchestrator, {
     ...served,
-    onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
     maxMessageBytes: flags.maxMessageBytes,
     shutdownTimeoutMs: flags.shutdownTimeout,
   });
@@ -189,7 +189,6 @@ async function runServeHttp(
       maxBodyBytes: flags.maxBodyBytes,
       requestTimeoutMs: flags.requestTimeout,
       drainTimeoutMs: flags.drainTimeout,
-      onError: (error) => io.stderr(`toolsmith serve: ${error.message}\n`),
     });
   } catch (error) {
     return refuse((error as Error).message, orchestrator, io);

@@ -130,7 +130,17 @@ export async function updateStubs(
     }
     const place = stubPlace(file, stale, output, texts, record.created);
     const { content, changes } = await rewriteStub(file, text, stale, place.impl);
-    writeStub(file, place.to, content, stubsDir, texts, record.created);
+    // Written atomically (a temporary file renamed over it); a moved stub's old file is removed.
+    const temporary = path.join(stubsDir, `.${place.to}.toolsmith-update`);
+    writeFileSync(temporary, content);
+    renameSync(temporary, path.join(stubsDir, place.to));
+    if (place.to !== file) {
+      unlinkSync(path.join(stubsDir, file));
+      texts.delete(file);
+    }
+    // No longer the scaffold, and checked again if the loop has yet to reach it (it then matches).
+    record.created.delete(place.to);
+    texts.set(place.to, content);
     report.updated.push({ path: file, to: place.to, changes, note: place.note });
   }
   // Written when it changed, best effort as the cache: without a record a later rename is reported, not followed.
@@ -335,17 +345,11 @@ function renamedSpots(source: SourceFile, identifierKind: SyntaxKind.Identifier)
   return spots;
 }
 
-/** Where an updated stub goes, with its class's new name when it moves; why it stays, when it must but cannot. */
-interface StubPlace {
-  to: string;
-  impl?: string;
-  note?: string;
-}
-
 /**
  * A tool's own stub (`<old kebab>.ts`, importing that tool's base) goes to its tool's new file name
  * when that is free or still the scaffold generate created there (untouched); any other stub, or one
- * that cannot move, stays.
+ * that cannot move, stays: where it goes, with its class's new name when it moves; why it stays,
+ * when it must but cannot.
  */
 function stubPlace(
   file: string,
@@ -353,7 +357,7 @@ function stubPlace(
   output: OutputIndex,
   texts: ReadonlyMap<string, string>,
   created: ReadonlyMap<string, string>,
-): StubPlace {
+): { to: string; impl?: string; note?: string } {
   const base = stale.imports.find((imported) => imported.kind === 'tools' && file === `${imported.stem}.ts`);
   const stem = base && /tools\/(.+)\.base\.js$/.exec(stale.modules.get(base.specifier) ?? '')?.[1];
   const tool = stem !== undefined && stem !== base?.stem ? output.tools.get(stem) : undefined;
@@ -365,27 +369,6 @@ function stubPlace(
     to: file,
     note: `stays at ${file}: ${target} exists and is not the untouched scaffold (merge the two by hand)`,
   };
-}
-
-/** Writes a stub's new `content` to `to`, atomically (a temporary file renamed over it); a moved stub's old `file` is removed. */
-function writeStub(
-  file: string,
-  to: string,
-  content: string,
-  stubsDir: string,
-  texts: Map<string, string>,
-  created: Map<string, string>,
-): void {
-  const temporary = path.join(stubsDir, `.${to}.toolsmith-update`);
-  writeFileSync(temporary, content);
-  renameSync(temporary, path.join(stubsDir, to));
-  if (to !== file) {
-    unlinkSync(path.join(stubsDir, file));
-    texts.delete(file);
-  }
-  // No longer the scaffold, and checked again if the loop has yet to reach it (it then matches).
-  created.delete(to);
-  texts.set(to, content);
 }
 
 function readRecord(file: string | undefined): StubsRecord {

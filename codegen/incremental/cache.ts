@@ -28,22 +28,6 @@ interface RecordedRun {
   warned: boolean;
 }
 
-/** The cache of one run (`openCache`). */
-export interface RunCache {
-  /** What the last successful run recorded (empty for a check, or when it was made for other inputs). */
-  readonly previous: GenerationCache;
-  /** Nothing changed since the last successful run: the number of tools and every generated file; else undefined. */
-  unchanged(): { tools: number; files: string[] } | undefined;
-  /** normalize's hooks: a definition whose bytes are those a cached model was built from gets it back. */
-  normalizeHooks(loaded: LoadedFiles): NormalizeHooks;
-  /** The tool's files when its hash is the recorded one and the output holds each of them as written; else undefined. */
-  reusable(tool: ToolModel): readonly string[] | undefined;
-  /** Whether a file of the output is as the last run wrote it (its stat is the snapshot's). */
-  untouched(file: string): boolean;
-  /** Records a successful run: the cache with its snapshot, and the model cache. */
-  record(run: RecordedRun): void;
-}
-
 /**
  * The cache of the output folder `resolved` writes, under the key of `settings` and the generator's
  * code (`fingerprint`, default `generatorFingerprint()`). With `check`, an empty cache that records
@@ -53,7 +37,7 @@ export function openCache(
   resolved: ResolvedOptions,
   settings: EmitSettings,
   options: { check?: boolean; fingerprint?: string } = {},
-): RunCache {
+) {
   const key = optionsCacheKey(resolved, options.fingerprint, settings);
   const { root, outDir } = resolved;
   const file = options.check ? undefined : cacheFile(root, outDir);
@@ -64,21 +48,27 @@ export function openCache(
   let inputs: Record<string, string> | undefined;
   const hashes = (loaded: LoadedFiles) => (inputs ??= inputHashes(loaded));
   return {
+    /** What the last successful run recorded (empty for a check, or when it was made for other inputs). */
     previous,
+    /** Nothing changed since the last successful run: the number of tools and every generated file; else undefined. */
     unchanged: () => (file === undefined ? undefined : unchangedRun(resolved, previous)),
-    normalizeHooks(loaded) {
+    /** normalize's hooks: a definition whose bytes are those a cached model was built from gets it back. */
+    normalizeHooks(loaded: LoadedFiles): NormalizeHooks {
       const cached = file === undefined ? undefined : cachedModels(models, key, loaded, hashes(loaded));
       return {
         isUnchanged: (name, hash) => ownValue(previous.tools, name)?.hash === hash,
         ...(cached !== undefined ? { cached } : {}),
       };
     },
-    reusable(tool) {
+    /** The tool's files when its hash is the recorded one and the output holds each of them as written; else undefined. */
+    reusable(tool: ToolModel): readonly string[] | undefined {
       const entry = ownValue(previous.tools, tool.name);
       return entry?.hash === tool.hash && entry.files.every(untouched) ? entry.files : undefined;
     },
+    /** Whether a file of the output is as the last run wrote it (its stat is the snapshot's). */
     untouched,
-    record(run) {
+    /** Records a successful run: the cache with its snapshot, and the model cache. */
+    record(run: RecordedRun): void {
       if (file === undefined) return;
       const tools: GenerationCache['tools'] = dictionary();
       for (const tool of run.project.tools)
@@ -101,3 +91,6 @@ export function openCache(
     },
   };
 }
+
+/** The cache of one run (`openCache`). */
+export type RunCache = ReturnType<typeof openCache>;

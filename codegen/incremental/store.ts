@@ -21,7 +21,7 @@ export interface GenerationCache {
   /** Hash of everything besides the tools that shapes the output (generator code, settings, templates). */
   key: string;
   /** Tool name → the hash it was generated from and the files it produced. */
-  tools: Record<string, CacheEntry>;
+  tools: Record<string, { hash: string; files: string[] }>;
   /** Where each tool's part lies in the manifests and loss reports, by file (see `spliceParts`). */
   segments?: Record<string, FileSegments>;
   /** What the last successful run read and wrote. */
@@ -49,12 +49,6 @@ export interface RunSnapshot {
   budget: string;
   /** The run had warnings: the nothing-changed shortcut does not answer (it would not print them). */
   warned?: true;
-}
-
-/** What produced a tool's files (a hash of its inputs) and those files. */
-interface CacheEntry {
-  hash: string;
-  files: string[];
 }
 
 /** sha256 of a text (as UTF-8) or of bytes, hex. */

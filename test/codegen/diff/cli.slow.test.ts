@@ -180,6 +180,7 @@ describe('toolsmith diff (CLI)', () => {
       line: expect.any(Number),
       column: expect.any(Number),
     });
+    expect(Object.keys(body.problems[0])).toEqual(['file', 'line', 'column', 'pointer', 'message']);
   });
 
   it('git:<ref> reads a commit of the schemas folder without checkout; one argument compares with the working tree', async () => {
