@@ -420,14 +420,10 @@ export function listMcpTools(
   capabilities?: readonly string[],
   listed?: ReadonlyMap<string, McpToolEntry>,
 ): Tool[] {
-  const tools: Tool[] = [];
-  for (const definition of orchestrator.listTools(
-    capabilities === undefined ? undefined : { personaCapabilities: capabilities },
-  )) {
-    const tool = orchestrator.getTool(definition.name);
-    if (tool !== undefined) tools.push((listed?.get(tool.name) ?? toMcpToolFromTool(tool)) as Tool);
-  }
-  return tools;
+  const context = capabilities === undefined ? undefined : { personaCapabilities: capabilities };
+  return orchestrator
+    .listTools(context)
+    .map(({ name }) => (listed?.get(name) ?? toMcpToolFromTool(orchestrator.getTool(name)!)) as Tool);
 }
 
 /**
