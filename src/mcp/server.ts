@@ -308,15 +308,15 @@ async function callAsTask(
     { toolName: params.name, subject: calls.taskSubject, ...task },
     (signal, controls) => {
       const reporter = taskReporter(server, controls, ctx, lasting);
-      return orchestrator.processToolCall({
+      const call = orchestrator.processToolCall({
         ...taskDetails,
         signal,
         reporter,
         // Asked through the task too (input_required).
         ...approvalTurn(orchestrator, tool, reporter.elicit),
       });
+      return call.then((result) => answerOf(calls, tool, result, taskDetails) as Record<string, unknown>);
     },
-    (result) => answerOf(calls, tool, result, taskDetails) as Record<string, unknown>,
     server,
     lasting,
   );
