@@ -212,12 +212,7 @@ export async function startHttpServer(
     orchestrator,
     auth,
     allowLoopbackOrigins: auth === undefined && loopback,
-    allowedHosts:
-      options.allowedHosts !== undefined
-        ? [...options.allowedHosts]
-        : loopback
-          ? localhostAllowedHostnames()
-          : undefined,
+    allowedHosts: options.allowedHosts?.slice() ?? (loopback ? localhostAllowedHostnames() : undefined),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     onError,
   };
