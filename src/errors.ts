@@ -68,13 +68,12 @@ export function truncateText(text: string, max: number = MAX_ECHO_LENGTH): strin
  * is safe to call on any foreign value, also after a call has been answered.
  */
 export function describeThrown(error: unknown, max: number = 1000): string {
-  let text: string | undefined;
+  let text: string;
   try {
     text = readDescription(error);
   } catch {
-    text = undefined;
+    text = `unprintable ${describeType(error)}`;
   }
-  if (text === undefined) text = `unprintable ${describeType(error)}`;
   return truncateText(text, max);
 }
 
@@ -83,9 +82,8 @@ function describeType(value: unknown): string {
   return value === null ? 'null' : typeof value === 'object' || typeof value === 'function' ? 'value' : typeof value;
 }
 
-function readDescription(error: unknown): string | undefined {
-  if (typeof error === 'string') return error;
-  if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return String(error);
+/** An `Error`'s message (else its name), anything else as `String()` makes it; throws what `String()` throws. */
+function readDescription(error: unknown): string {
   try {
     if (error instanceof Error) {
       const message: unknown = error.message;
@@ -94,8 +92,7 @@ function readDescription(error: unknown): string | undefined {
       if (typeof name === 'string' && name !== '') return name;
     }
   } catch {
-    // fall back to String()
+    // a throwing getter or Proxy trap: fall back to String()
   }
-  const text: unknown = String(error);
-  return typeof text === 'string' ? text : undefined;
+  return String(error);
 }

@@ -39,12 +39,8 @@ class ExecutorHost extends OrchestratorHost {
  * removed); a failing output fails the call but the result keeps the output.
  */
 function executionResult(call: PipelineCall): ToolExecutionResult {
-  const result = call.toolResult;
-  const failure = call.failure;
-  if (failure === undefined) {
-    const output = call.output;
-    return output === undefined ? result! : { ...result!, output };
-  }
+  const { toolResult: result, failure, output } = call;
+  if (failure === undefined) return output === undefined ? result! : { ...result!, output };
   const code = failure.code;
   if (result !== undefined && (code === 'TOOL_FAILED' || code === 'STEP_FAILED' || code === 'COMPOSITION_TOO_DEEP')) {
     try {
@@ -61,8 +57,8 @@ function executionResult(call: PipelineCall): ToolExecutionResult {
     error: failure.message,
     details: { code, ...failure.details },
   };
-  const output = code === 'OUTPUT_INVALID' ? result?.output : undefined;
-  if (output !== undefined) failed.output = output;
+  const given = code === 'OUTPUT_INVALID' ? result?.output : undefined;
+  if (given !== undefined) failed.output = given;
   return failed;
 }
 

@@ -56,10 +56,7 @@ export class ToolRegistry<TEntry extends { readonly name: string } = ITool> {
   /** Removes and returns the entry under exactly `name`. */
   delete(name: string): TEntry | undefined {
     const entry = this.#entries.get(name);
-    if (entry !== undefined) {
-      this.#entries.delete(name);
-      this.#revision++;
-    }
+    if (this.#entries.delete(name)) this.#revision++;
     return entry;
   }
 
@@ -82,10 +79,10 @@ export class ToolRegistry<TEntry extends { readonly name: string } = ITool> {
   /** Up to `limit` registered names closest to `name` by edit distance (ties by plain string order). */
   nearestNames(name: string, limit = 3): string[] {
     const probe = name.slice(0, MAX_COMPARED_LENGTH);
-    const scored: Array<{ name: string; distance: number }> = [];
-    for (const candidate of this.#entries.keys()) {
-      scored.push({ name: candidate, distance: editDistance(probe, candidate.slice(0, MAX_COMPARED_LENGTH)) });
-    }
+    const scored = this.names().map((candidate) => ({
+      name: candidate,
+      distance: editDistance(probe, candidate.slice(0, MAX_COMPARED_LENGTH)),
+    }));
     scored.sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return scored.slice(0, limit).map((entry) => entry.name);
   }

@@ -78,10 +78,8 @@ export function toolFailure<TCode extends string, TData = undefined>(
   ...[data]: [TData] extends [undefined] ? [data?: TData] : [data: TData]
 ): DeclaredFailure<TCode, NoInfer<TData>> {
   const failure: { code: TCode; data?: TData } = data === undefined ? { code } : { code, data };
-  return { success: false, error, ...failure, details: { failure } } as unknown as DeclaredFailure<
-    TCode,
-    NoInfer<TData>
-  >;
+  const answer = { success: false, error, ...failure, details: { failure } };
+  return answer as unknown as DeclaredFailure<TCode, NoInfer<TData>>;
 }
 
 /** toolsmith: one error a tool declares (its definition's `errors`), as the runtime reads it. */

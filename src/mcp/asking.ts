@@ -215,8 +215,7 @@ export function approvalTurn(
   if (ask === undefined || tool?.hasSideEffects !== true || orchestrator.decidesSideEffects) return {};
   const checked = checkedElicit(ask);
   const approvalGate: ApprovalGate = async ({ tool: { name, description }, args }) => {
-    let shown = JSON.stringify(args);
-    if (shown.length > 2000) shown = `${shown.slice(0, 2000)}…`;
+    const shown = truncateText(JSON.stringify(args), 2000);
     const answer = await checked({
       message: `Allow the tool '${name}' to run? It has side effects (${truncateText(description, 300)}). Arguments: ${shown}`,
       requestedSchema: {

@@ -134,17 +134,20 @@ export function pathOf(url: string | undefined): string {
   return (url ?? '/').split('?', 1)[0]!;
 }
 
+/** The JSON-RPC id of `message` (a string or number), else `null`, as an error answer echoes it. */
 export function idOf(message: unknown): string | number | null {
   const id = (message as { id?: unknown } | null)?.id;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
+/** Answers `status` with `body` as one JSON document, its length given. */
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   response.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   response.end(text);
 }
 
+/** Answers `status` with a JSON-RPC error object of `code` and `message` for request `id`. */
 export function sendJsonRpcError(
   response: ServerResponse,
   status: number,

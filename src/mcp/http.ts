@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -211,12 +212,7 @@ export async function startHttpServer(
     orchestrator,
     auth,
     allowLoopbackOrigins: auth === undefined && loopback,
-    allowedHosts:
-      options.allowedHosts !== undefined
-        ? [...options.allowedHosts]
-        : loopback
-          ? localhostAllowedHostnames()
-          : undefined,
+    allowedHosts: options.allowedHosts?.slice() ?? (loopback ? localhostAllowedHostnames() : undefined),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     onError,
   };
@@ -284,57 +280,45 @@ export async function startHttpServer(
   await once(httpServer.listen(options.port ?? DEFAULT_PORT, host), 'listening');
   const port = (httpServer.address() as AddressInfo).port;
 
-  let markDone!: (result: ServeHttpResult) => void;
-  const donePromise = new Promise<ServeHttpResult>((resolve) => (markDone = resolve));
+  // The first stop (`close()` or a signal) decides the reason; a later one joins the same drain.
+  let stop!: (reason: ServeHttpResult['reason']) => void;
   const signals = options.handleSignals === false ? [] : (['SIGTERM', 'SIGINT'] as const);
-  const onSignal = (signal: (typeof signals)[number]) => void drain(signal);
-  for (const signal of signals) process.once(signal, onSignal);
-
-  let draining$: Promise<ServeHttpResult> | undefined;
-  const drain = (reason: ServeHttpResult['reason']): Promise<ServeHttpResult> => {
-    draining$ ??= (async () => {
-      draining = true;
-      for (const signal of signals) process.off(signal, onSignal);
-      const pending = [...inFlight];
-      for (const entry of pending) if (!entry.response.headersSent) entry.response.shouldKeepAlive = false;
-      httpServer.closeIdleConnections();
-      let deadline: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(pending.map((entry) => entry.finished)),
-        new Promise<void>((resolve) => (deadline = setTimeout(resolve, drainTimeoutMs))),
-      ]);
-      clearTimeout(deadline);
-      const late = pending.filter((entry) => inFlight.has(entry));
-      for (const entry of late)
-        abortExchange(entry, 503, 'This server shut down before the request finished; retry it.');
-      await Promise.all(late.map((entry) => entry.finished));
-      httpServer.close();
-      httpServer.closeAllConnections();
-      await once(httpServer, 'close');
-      // Tasks still running here get the drain's deadline too, then are marked failed with the reason.
-      if (options.taskStore !== undefined)
-        await options.taskStore
-          .drain({ deadlineMs: drainTimeoutMs, reason: reason === 'closed' ? 'the server closed' : reason })
-          .catch(report);
-      const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
-      const result: ServeHttpResult = {
-        reason,
-        completed: pending.length - late.length,
-        abandoned: late.length,
-        shutdown,
-      };
-      markDone(result);
-      return result;
-    })();
-    return draining$;
-  };
+  const done = new Promise<ServeHttpResult['reason']>((resolve) => (stop = resolve)).then(async (reason) => {
+    draining = true;
+    for (const signal of signals) process.off(signal, stop);
+    const pending = [...inFlight];
+    for (const entry of pending) if (!entry.response.headersSent) entry.response.shouldKeepAlive = false;
+    httpServer.closeIdleConnections();
+    // Unreferenced: the requests in flight keep the process up, the deadline alone does not.
+    await Promise.race([
+      Promise.all(pending.map((entry) => entry.finished)),
+      sleep(drainTimeoutMs, undefined, { ref: false }),
+    ]);
+    const late = pending.filter((entry) => inFlight.has(entry));
+    for (const entry of late) abortExchange(entry, 503, 'This server shut down before the request finished; retry it.');
+    await Promise.all(late.map((entry) => entry.finished));
+    httpServer.close();
+    httpServer.closeAllConnections();
+    await once(httpServer, 'close');
+    // Tasks still running here get the drain's deadline too, then are marked failed with the reason.
+    if (options.taskStore !== undefined)
+      await options.taskStore
+        .drain({ deadlineMs: drainTimeoutMs, reason: reason === 'closed' ? 'the server closed' : reason })
+        .catch(report);
+    const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
+    return { reason, completed: pending.length - late.length, abandoned: late.length, shutdown };
+  });
+  for (const signal of signals) process.once(signal, stop);
 
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`,
     host,
     port,
-    close: () => drain('closed'),
-    done: donePromise,
+    close: () => {
+      stop('closed');
+      return done;
+    },
+    done,
   };
 }
 

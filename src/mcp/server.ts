@@ -308,15 +308,15 @@ async function callAsTask(
     { toolName: params.name, subject: calls.taskSubject, ...task },
     (signal, controls) => {
       const reporter = taskReporter(server, controls, ctx, lasting);
-      return orchestrator.processToolCall({
+      const call = orchestrator.processToolCall({
         ...taskDetails,
         signal,
         reporter,
         // Asked through the task too (input_required).
         ...approvalTurn(orchestrator, tool, reporter.elicit),
       });
+      return call.then((result) => answerOf(calls, tool, result, taskDetails) as Record<string, unknown>);
     },
-    (result) => answerOf(calls, tool, result, taskDetails) as Record<string, unknown>,
     server,
     lasting,
   );
@@ -420,14 +420,10 @@ export function listMcpTools(
   capabilities?: readonly string[],
   listed?: ReadonlyMap<string, McpToolEntry>,
 ): Tool[] {
-  const tools: Tool[] = [];
-  for (const definition of orchestrator.listTools(
-    capabilities === undefined ? undefined : { personaCapabilities: capabilities },
-  )) {
-    const tool = orchestrator.getTool(definition.name);
-    if (tool !== undefined) tools.push((listed?.get(tool.name) ?? toMcpToolFromTool(tool)) as Tool);
-  }
-  return tools;
+  const context = capabilities === undefined ? undefined : { personaCapabilities: capabilities };
+  return orchestrator
+    .listTools(context)
+    .map(({ name }) => (listed?.get(name) ?? toMcpToolFromTool(orchestrator.getTool(name)!)) as Tool);
 }
 
 /**

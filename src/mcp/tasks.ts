@@ -13,7 +13,6 @@ import {
 import { ElicitationError, type Elicit, type Sample } from '../caller/elicitation.js';
 import { describeThrown } from '../errors.js';
 import type { ToolOrchestrator } from '../orchestrator.js';
-import type { ToolCallResult } from '../pipeline/types.js';
 import {
   type CreateTaskInput,
   isTerminalTaskStatus,
@@ -111,20 +110,19 @@ interface TaskControls {
 }
 
 /**
- * Starts `run` (the call) as a task of `store` owned by `subject` (none: an unauthenticated caller)
- * and answers the task handle in the request's era. The call gets the task's signal; its answer
- * (`answer`, or a protocol error it throws) is written once; a store that cannot take it is
- * reported to the server's `onerror`. With `notify` (2025-11-25 on a lasting connection), the client
- * hears each change of the task's status (`notifications/tasks/status`): `input_required` and back
- * (`TaskControls.ask`), then its end — completed, failed, cancelled from any replica, drained, its
- * question unanswered — once.
+ * Starts `run` (the call, answering the task's result) as a task of `store` owned by `subject`
+ * (none: an unauthenticated caller) and answers the task handle in the request's era. The call gets
+ * the task's signal; its answer (or the protocol error it rejects with) is written once; a store
+ * that cannot take it is reported to the server's `onerror`. With `notify` (2025-11-25 on a lasting
+ * connection), the client hears each change of the task's status (`notifications/tasks/status`):
+ * `input_required` and back (`TaskControls.ask`), then its end — completed, failed, cancelled from
+ * any replica, drained, its question unanswered — once.
  */
 export async function startTask(
   store: TaskStore,
   ctx: ServerContext,
   input: CreateTaskInput,
-  run: (signal: AbortSignal, task: TaskControls) => Promise<ToolCallResult>,
-  answer: (result: ToolCallResult) => Record<string, unknown>,
+  run: (signal: AbortSignal, task: TaskControls) => Promise<Record<string, unknown>>,
   server: Server,
   notify: boolean,
 ): Promise<Record<string, unknown>> {
@@ -185,18 +183,15 @@ export async function startTask(
     );
   }
   void run(signal, controls)
-    .then(async (result) => {
-      let body: Record<string, unknown>;
-      try {
-        body = answer(result);
-      } catch (error) {
+    .then(
+      (body) => running.complete(body),
+      // The answer could not be made (a call that reached no tool): the task fails with its protocol error.
+      (error: unknown) => {
         const code = error instanceof ProtocolError ? error.code : ProtocolErrorCode.InternalError;
-        tell(await running.fail({ code, message: describeThrown(error, 500) }));
-        return;
-      }
-      tell(await running.complete(body));
-    })
-    .catch(failed);
+        return running.fail({ code, message: describeThrown(error, 500) });
+      },
+    )
+    .then(tell, failed);
   // The 2025 tools/call result check wants `content` beside `task`.
   return ctx.mcpReq.envelope === undefined
     ? { ...toLegacyCreateTaskResult(running.task), content: [] }
