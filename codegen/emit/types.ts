@@ -6,7 +6,7 @@ import { ownValue } from '../dictionary.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { failureTypes } from './failures.js';
 import { definitionKey } from '../../src/schema/json-pointer.js';
-import { forEachSubschema, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
+import { isObject, mapSubschemas, setOwn } from '../../src/schema/walk.js';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import { banner } from './banner.js';
 import { importLine, jsDoc, quoted, typeKey } from './literal.js';
@@ -334,26 +334,14 @@ function prepare(
       'required',
       out.required.map((key) => (typeof key === 'string' ? (standIns.names.get(key) ?? key) : key)),
     );
-  const prepared = mapSchema<JSONSchema7, JSONSchema7Definition>(out, '', (child) =>
-    child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used, tuples2020, standIns),
-  ) as Record<string, unknown>;
-  forEachSubschema(prepared, '', (child, _pointer, { keyword, at }) => {
-    if (typeof child !== 'boolean' || BOOLEAN_READERS.has(keyword)) return;
-    if (at === undefined) setOwn(prepared, keyword, booleanType(child));
-    else if (typeof at === 'number') (prepared[keyword] as unknown[])[at] = booleanType(child);
-    else setOwn(prepared[keyword] as Record<string, unknown>, at, booleanType(child));
-  });
+  // A boolean in a list or map of subschemas (`anyOf`, `properties`) becomes its type here; a single
+  // one (`additionalProperties: false`) is not handed over, and json-schema-to-typescript reads it.
+  const prepared = mapSubschemas(out, '', (child) =>
+    prepare(child as JSONSchema7Definition, rootTypeName, typeNameOf, used, tuples2020, standIns),
+  );
   if (!SHAPE_KEYWORDS.some((keyword) => Object.hasOwn(prepared, keyword))) prepared.tsType = 'unknown';
   return prepared as JSONSchema7;
 }
-
-/** Keywords whose boolean value json-schema-to-typescript reads as such: `false` closes the object or tuple. */
-const BOOLEAN_READERS: ReadonlySet<string> = new Set([
-  'additionalProperties',
-  'additionalItems',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-]);
 
 /** A boolean schema as a type: `true` accepts anything (`unknown`), `false` nothing (`never`). */
 function booleanType(schema: boolean): JSONSchema7 {
