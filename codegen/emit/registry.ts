@@ -1,4 +1,5 @@
 import { DESCRIPTION_FIELDS } from '../../src/lazy.js';
+import { dictionary } from '../dictionary.js';
 import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
 import { failureTypeNames, runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
@@ -189,11 +190,9 @@ const CATALOG_FIELDS = DESCRIPTION_FIELDS.filter(
 function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFile[] {
   const tools = project.tools;
   const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
-  const catalog: Record<string, unknown> = {};
-  for (const tool of tools) {
-    const entry = Object.fromEntries(CATALOG_FIELDS.map((field) => [field, tool[field]]));
-    Object.defineProperty(catalog, tool.name, { value: entry, enumerable: true, writable: true, configurable: true });
-  }
+  const catalog = dictionary<unknown>();
+  for (const tool of tools)
+    catalog[tool.name] = Object.fromEntries(CATALOG_FIELDS.map((field) => [field, tool[field]]));
   // Tool names are [A-Za-z0-9_-], file stems kebab-case and class names identifiers: none holds `|` or a newline.
   const table = tools.map((tool) => `${tool.name}|${tool.names.kebab}|${tool.names.impl}`).join('\n');
   const runtime = quoted(runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport));
