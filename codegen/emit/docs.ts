@@ -128,11 +128,7 @@ function typeText(schema: unknown, link: RefLinker): string {
   if (Array.isArray(branches) && schema.type === undefined) {
     return `${schema.oneOf !== undefined ? 'one of' : 'any of'}: ${branches.map((branch) => typeText(branch, link)).join(', ')}`;
   }
-  const types = Array.isArray(schema.type)
-    ? (schema.type as string[])
-    : typeof schema.type === 'string'
-      ? [schema.type]
-      : [];
+  const types = schema.type === undefined ? [] : [schema.type].flat();
   if (types.length === 0) {
     if (Object.hasOwn(schema, 'const')) return 'constant';
     if (Array.isArray(schema.enum)) return 'enum';

@@ -166,13 +166,8 @@ function allowsNull(schema: Record<string, unknown>): boolean {
   if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
   if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
   if (Object.hasOwn(schema, 'const') && schema.const === null) return true;
-  for (const keyword of ['anyOf', 'oneOf'] as const)
-    if (
-      Array.isArray(schema[keyword]) &&
-      (schema[keyword] as unknown[]).some((branch) => isObject(branch) && allowsNull(branch))
-    )
-      return true;
-  return false;
+  const branches = [schema.anyOf, schema.oneOf].flatMap((list) => (Array.isArray(list) ? list : []));
+  return branches.some((branch) => isObject(branch) && allowsNull(branch));
 }
 
 /** `base` with the filled-in keys required, recursively: `X & Required<Pick<X, 'a'>> & { o?: … }`. */
