@@ -266,13 +266,8 @@ export function indentCode(code: string): string {
   const out: string[] = [];
   for (const raw of code.split('\n')) {
     const line = raw.trim();
-    if (line === '') {
-      out.push('');
-      continue;
-    }
     const { opened, closedFirst } = braceBalance(line);
-    const indent = Math.max(0, depth - closedFirst);
-    out.push(`${'  '.repeat(indent)}${line}`);
+    out.push(line === '' ? '' : `${'  '.repeat(Math.max(0, depth - closedFirst))}${line}`);
     depth = Math.max(0, depth + opened);
   }
   return `${out
