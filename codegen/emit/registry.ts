@@ -121,7 +121,7 @@ export function createToolClient(orchestrator: ToolOrchestrator, defaults: ToolC
       kind: 'generated',
       preformatted: true,
     },
-    ...emitLazyRegistry(project, ctx),
+    ...emitLazyRegistry(tools, stubs, ctx),
   ];
 }
 
@@ -184,12 +184,11 @@ const CATALOG_FIELDS = DESCRIPTION_FIELDS.filter(
 /**
  * Emits `catalog.json` (every tool's metadata by name, read the first time any tool's metadata is
  * asked for) and `lazy-registry.ts` (`createLazyTools()`: each tool registered by its name alone
- * and imported on its first call). Loading the lazy registry reads one short string per tool and
- * no implementation, base class, validator, schema or catalog.
+ * and imported on its first call, from the `stubs` folder as the generated code sees it). Loading
+ * the lazy registry reads one short string per tool and no implementation, base class, validator,
+ * schema or catalog.
  */
-function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFile[] {
-  const tools = project.tools;
-  const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
+function emitLazyRegistry(tools: readonly ToolModel[], stubs: string, ctx: EmitContext): GeneratedFile[] {
   const catalog = dictionary<unknown>();
   for (const tool of tools)
     catalog[tool.name] = Object.fromEntries(CATALOG_FIELDS.map((field) => [field, tool[field]]));
