@@ -269,7 +269,8 @@ function prepare(
   tuples2020: boolean,
   standIns: StandIns,
 ): JSONSchema7 {
-  if (typeof schema === 'boolean') return booleanType(schema);
+  // A boolean schema: `true` accepts anything (`unknown`), `false` nothing (`never`).
+  if (typeof schema === 'boolean') return { tsType: schema ? 'unknown' : 'never' } as JSONSchema7;
   const record = schema as Record<string, unknown>;
   const out = Object.fromEntries(Object.entries(record).filter(([key]) => !DROPPED_KEYWORDS.has(key)));
   if (typeof record.description === 'string') out.description = commentText(record.description);
@@ -319,16 +320,12 @@ function prepare(
       { anyOf: [branch(record.then), branch(record.else)] },
     ];
   }
+  const standIn = (key: unknown) => (typeof key === 'string' ? (standIns.names.get(key) ?? key) : key);
   if (isObject(out.properties) && Object.keys(out.properties).some((key) => standIns.names.has(key))) {
-    const renamed = Object.entries(out.properties).map(([key, value]) => [standIns.names.get(key) ?? key, value]);
+    const renamed = Object.entries(out.properties).map(([key, value]) => [standIn(key), value]);
     setOwn(out, 'properties', Object.fromEntries(renamed));
   }
-  if (Array.isArray(out.required))
-    setOwn(
-      out,
-      'required',
-      out.required.map((key) => (typeof key === 'string' ? (standIns.names.get(key) ?? key) : key)),
-    );
+  if (Array.isArray(out.required)) setOwn(out, 'required', out.required.map(standIn));
   // A boolean in a list or map of subschemas (`anyOf`, `properties`) becomes its type here; a single
   // one (`additionalProperties: false`) is not handed over, and json-schema-to-typescript reads it.
   const prepared = mapSubschemas(out, '', (child) =>
@@ -336,11 +333,6 @@ function prepare(
   );
   if (!SHAPE_KEYWORDS.some((keyword) => Object.hasOwn(prepared, keyword))) prepared.tsType = 'unknown';
   return prepared as JSONSchema7;
-}
-
-/** A boolean schema as a type: `true` accepts anything (`unknown`), `false` nothing (`never`). */
-function booleanType(schema: boolean): JSONSchema7 {
-  return { tsType: schema ? 'unknown' : 'never' } as JSONSchema7;
 }
 
 /**
