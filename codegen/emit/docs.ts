@@ -97,15 +97,8 @@ function anchorOf(name: string): string {
 
 /* ---------- Property tables ---------- */
 
-/** One row of an input or output table; every field is Markdown ready for a table cell. */
-interface PropertyRow {
-  property: string;
-  type: string;
-  required: string;
-  default: string;
-  constraints: string;
-  description: string;
-}
+/** One row of an input or output table (`row`); every field is Markdown ready for a table cell. */
+type PropertyRow = ReturnType<typeof row>;
 
 /** How a table links a `$ref` (to a section of this page or a shared types page). */
 type RefLinker = (ref: string) => { text: string; href: string } | undefined;
@@ -196,7 +189,7 @@ function descriptionOf(schema: unknown): string {
 }
 
 /** One row of a table: the property (a cell already), its schema's type, default and constraints, and `description`. */
-function row(property: string, schema: unknown, link: RefLinker, required: boolean, description: string): PropertyRow {
+function row(property: string, schema: unknown, link: RefLinker, required: boolean, description: string) {
   return {
     property,
     type: tableCell(typeText(schema, link)),
