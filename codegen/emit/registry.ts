@@ -163,9 +163,8 @@ function noteMissingFactory(missing: string[], factories: Partial<Record<string,
 }
 /** `schemas/<tool>.json`: a tool's bundled schemas, which the lazy registry reads when first needed (depends on that tool only). */
 export function emitToolSchemaFile(tool: ToolModel): GeneratedFile {
-  const schemas = tool.outputSchema
-    ? { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }
-    : { inputSchema: tool.inputSchema };
+  // JSON leaves out an undefined outputSchema.
+  const schemas = { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema };
   return {
     path: `schemas/${tool.names.kebab}.json`,
     content: `${JSON.stringify(schemas, null, 2)}\n`,
