@@ -15,13 +15,21 @@ import { isObject as isSchemaObject, type SchemaNode as SchemaObject } from '../
 
 import { DOC_TEMPLATE_NAMES, type DocTemplates } from '../templates/names.js';
 
-/** Options of `emitDocs`: the template texts (pure: the caller loads them) and what each manifest loses. */
+/** What a tool's page tells of the manifests: its losses and the targets that cannot take it. */
+interface ToolManifestFacts {
+  /** Target → what its manifest loses of the tool; a target missing from it is shown as "not generated". */
+  losses?: LossReport[string];
+  /** Target → why that target cannot take the tool. */
+  unavailable?: Readonly<Partial<Record<ManifestTarget, string>>>;
+}
+
+/** Options of `emitDocs`: the template texts (pure: the caller loads them) and every tool's manifest facts. */
 export interface DocsOptions {
   templates: DocTemplates;
   /** From `emitManifests`; a tool or target missing from it is shown as "not generated". */
   losses: LossReport;
   /** tool → target → why that target cannot take the tool. */
-  unavailable?: Readonly<Record<string, Readonly<Partial<Record<ManifestTarget, string>>>>>;
+  unavailable?: Readonly<Record<string, ToolManifestFacts['unavailable']>>;
 }
 
 /* ---------- Markdown escaping: every text from a schema reaches a page through one of these ---------- */
@@ -89,15 +97,8 @@ function anchorOf(name: string): string {
 
 /* ---------- Property tables ---------- */
 
-/** One row of an input or output table; every field is Markdown ready for a table cell. */
-interface PropertyRow {
-  property: string;
-  type: string;
-  required: string;
-  default: string;
-  constraints: string;
-  description: string;
-}
+/** One row of an input or output table (`row`); every field is Markdown ready for a table cell. */
+type PropertyRow = ReturnType<typeof row>;
 
 /** How a table links a `$ref` (to a section of this page or a shared types page). */
 type RefLinker = (ref: string) => { text: string; href: string } | undefined;
@@ -120,11 +121,7 @@ function typeText(schema: unknown, link: RefLinker): string {
   if (Array.isArray(branches) && schema.type === undefined) {
     return `${schema.oneOf !== undefined ? 'one of' : 'any of'}: ${branches.map((branch) => typeText(branch, link)).join(', ')}`;
   }
-  const types = Array.isArray(schema.type)
-    ? (schema.type as string[])
-    : typeof schema.type === 'string'
-      ? [schema.type]
-      : [];
+  const types = schema.type === undefined ? [] : [schema.type].flat();
   if (types.length === 0) {
     if (Object.hasOwn(schema, 'const')) return 'constant';
     if (Array.isArray(schema.enum)) return 'enum';
@@ -192,7 +189,7 @@ function descriptionOf(schema: unknown): string {
 }
 
 /** One row of a table: the property (a cell already), its schema's type, default and constraints, and `description`. */
-function row(property: string, schema: unknown, link: RefLinker, required: boolean, description: string): PropertyRow {
+function row(property: string, schema: unknown, link: RefLinker, required: boolean, description: string) {
   return {
     property,
     type: tableCell(typeText(schema, link)),
@@ -287,7 +284,7 @@ function sharedLinker(project: ProjectModel, fromPage: string): RefLinker {
   };
 }
 
-function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 'templates'>): Record<string, unknown> {
+function toolView(tool: ToolModel, ctx: EmitContext, facts: ToolManifestFacts): Record<string, unknown> {
   const page = toolPagePath(tool);
   const link = toolLinker(tool, page);
   // A local definition's schema: under `definitions` or `$defs` of the input or the output schema.
@@ -299,12 +296,9 @@ function toolView(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 
     .filter(([, origin]) => origin.kind === 'local')
     .sort(([a], [b]) => compareStrings(a, b))
     .map(([key, origin]) => typeSection(origin.typeName, definitionOf(key), link));
-  // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups only.
-  const losses = ownValue(options.losses, tool.name) ?? {};
-  const unavailable = ownValue(options.unavailable, tool.name) ?? {};
   const manifests = MANIFEST_TARGETS.map((target) => {
-    const reason = ownValue(unavailable, target);
-    const entries = reason === undefined ? ownValue(losses, target) : undefined;
+    const reason = facts.unavailable?.[target];
+    const entries = reason === undefined ? facts.losses?.[target] : undefined;
     return {
       target: MANIFEST_TARGET_TABLE[target].label,
       unavailable: reason === undefined ? '' : escapeMarkdownParagraph(reason),
@@ -359,9 +353,9 @@ function indexView(project: ProjectModel, ctx: EmitContext, tokens?: TokenReport
     .sort((a, b) => (a === '' ? 1 : b === '' ? -1 : compareStrings(a, b)))
     .map((category) => ({
       name: category === '' ? 'Other' : escapeMarkdown(category),
+      // In name order, as normalize sorts the tools.
       tools: project.tools
         .filter((tool) => (tool.category ?? '') === category)
-        .sort((a, b) => compareStrings(a.name, b.name))
         .map((tool) => ({
           name: tool.name,
           nameCode: codeSpan(tool.name),
@@ -425,7 +419,7 @@ function tidy(markdown: string): string {
 /** Renders pages from templates compiled once: a tool's page alone (it depends on that tool only), or the pages that list the project. */
 export interface DocRenderer {
   /** `docs/tools/<tool>.md`. */
-  toolPage(tool: ToolModel, ctx: EmitContext, options: Omit<DocsOptions, 'templates'>): GeneratedFile;
+  toolPage(tool: ToolModel, ctx: EmitContext, facts: ToolManifestFacts): GeneratedFile;
   /**
    * `docs/index.md` (tools by category, and what the manifests cost when `tokens` is given) and
    * `docs/types/<module>.md` (one page per shared schema file).
@@ -437,9 +431,9 @@ export interface DocRenderer {
 export function createDocRenderer(templateTexts: DocTemplates): DocRenderer {
   const templates = compile(templateTexts);
   return {
-    toolPage: (tool, ctx, options) => ({
+    toolPage: (tool, ctx, facts) => ({
       path: toolPagePath(tool),
-      content: tidy(templates.tool(toolView(tool, ctx, options))),
+      content: tidy(templates.tool(toolView(tool, ctx, facts))),
       kind: 'generated',
     }),
     projectPages: (project, ctx, tokens) => [
@@ -462,8 +456,12 @@ export function createDocRenderer(templateTexts: DocTemplates): DocRenderer {
 export function emitDocs(project: ProjectModel, ctx: EmitContext, options: DocsOptions): GeneratedFile[] {
   const renderer = createDocRenderer(options.templates);
   const [index, ...types] = renderer.projectPages(project, ctx);
-  const tools = [...project.tools]
-    .sort((a, b) => compareStrings(a.name, b.name))
-    .map((tool) => renderer.toolPage(tool, ctx, options));
+  // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups only.
+  const tools = project.tools.map((tool) =>
+    renderer.toolPage(tool, ctx, {
+      losses: ownValue(options.losses, tool.name),
+      unavailable: ownValue(options.unavailable, tool.name),
+    }),
+  );
   return [index!, ...tools, ...types];
 }

@@ -74,16 +74,11 @@ function objectKey(key: string): string {
 }
 
 /**
- * A JSON value as a TypeScript literal. Laid out in lines from column 0 (the printer indents them to
- * where the literal starts): an object one property per line, an array of scalars on one line, any
- * other array one item per line; or, `inline`, all on one line (`{ a: 1, b: ['x'] }`).
+ * A JSON value as a TypeScript literal. Laid out in lines from column 0, or from `indent` (the printer
+ * indents them to where the literal starts): an object one property per line, an array of scalars on
+ * one line, any other array one item per line; or, `inline`, all on one line (`{ a: 1, b: ['x'] }`).
  */
-export function valueLiteral(value: unknown, inline = false): string {
-  return literal(value, inline ? undefined : '');
-}
-
-/** `valueLiteral` at an indentation (undefined: on one line). */
-function literal(value: unknown, indent: string | undefined): string {
+export function valueLiteral(value: unknown, inline = false, indent = ''): string {
   if (value === null || typeof value === 'boolean' || typeof value === 'number') return JSON.stringify(value);
   if (typeof value === 'string') return quoted(value);
   if (typeof value !== 'object') throw new TypeError(`not a JSON value: ${typeof value}`);
@@ -91,10 +86,12 @@ function literal(value: unknown, indent: string | undefined): string {
   const entries = array ? value.map((item) => ['', item] as const) : Object.entries(value);
   const [open, close] = array ? ['[', ']'] : ['{', '}'];
   if (entries.length === 0) return `${open}${close}`;
-  const scalars = array && value.every((item) => item === null || typeof item !== 'object');
-  const inner = indent === undefined || scalars ? undefined : `${indent}  `;
-  const texts = entries.map(([key, item]) => `${array ? '' : `${objectKey(key)}: `}${literal(item, inner)}`);
-  if (inner === undefined) return array ? `[${texts.join(', ')}]` : `{ ${texts.join(', ')} }`;
+  const oneLine = inline || (array && value.every((item) => item === null || typeof item !== 'object'));
+  const inner = `${indent}  `;
+  const texts = entries.map(
+    ([key, item]) => `${array ? '' : `${objectKey(key)}: `}${valueLiteral(item, oneLine, inner)}`,
+  );
+  if (oneLine) return array ? `[${texts.join(', ')}]` : `{ ${texts.join(', ')} }`;
   return `${open}\n${texts.map((text) => `${inner}${text},\n`).join('')}${indent}${close}`;
 }
 

@@ -1,4 +1,5 @@
 import { DESCRIPTION_FIELDS } from '../../src/lazy.js';
+import { dictionary } from '../dictionary.js';
 import type { EmitContext, GeneratedFile, ProjectModel, ToolModel } from '../model.js';
 import { failureTypeNames, runtimeSpecifier } from '../naming.js';
 import { banner } from './banner.js';
@@ -120,7 +121,7 @@ export function createToolClient(orchestrator: ToolOrchestrator, defaults: ToolC
       kind: 'generated',
       preformatted: true,
     },
-    ...emitLazyRegistry(project, ctx),
+    ...emitLazyRegistry(tools, stubs, ctx),
   ];
 }
 
@@ -162,9 +163,8 @@ function noteMissingFactory(missing: string[], factories: Partial<Record<string,
 }
 /** `schemas/<tool>.json`: a tool's bundled schemas, which the lazy registry reads when first needed (depends on that tool only). */
 export function emitToolSchemaFile(tool: ToolModel): GeneratedFile {
-  const schemas = tool.outputSchema
-    ? { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }
-    : { inputSchema: tool.inputSchema };
+  // JSON leaves out an undefined outputSchema.
+  const schemas = { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema };
   return {
     path: `schemas/${tool.names.kebab}.json`,
     content: `${JSON.stringify(schemas, null, 2)}\n`,
@@ -183,17 +183,14 @@ const CATALOG_FIELDS = DESCRIPTION_FIELDS.filter(
 /**
  * Emits `catalog.json` (every tool's metadata by name, read the first time any tool's metadata is
  * asked for) and `lazy-registry.ts` (`createLazyTools()`: each tool registered by its name alone
- * and imported on its first call). Loading the lazy registry reads one short string per tool and
- * no implementation, base class, validator, schema or catalog.
+ * and imported on its first call, from the `stubs` folder as the generated code sees it). Loading
+ * the lazy registry reads one short string per tool and no implementation, base class, validator,
+ * schema or catalog.
  */
-function emitLazyRegistry(project: ProjectModel, ctx: EmitContext): GeneratedFile[] {
-  const tools = project.tools;
-  const stubs = ctx.stubsFromGenerated.replace(/\/$/, '');
-  const catalog: Record<string, unknown> = {};
-  for (const tool of tools) {
-    const entry = Object.fromEntries(CATALOG_FIELDS.map((field) => [field, tool[field]]));
-    Object.defineProperty(catalog, tool.name, { value: entry, enumerable: true, writable: true, configurable: true });
-  }
+function emitLazyRegistry(tools: readonly ToolModel[], stubs: string, ctx: EmitContext): GeneratedFile[] {
+  const catalog = dictionary<unknown>();
+  for (const tool of tools)
+    catalog[tool.name] = Object.fromEntries(CATALOG_FIELDS.map((field) => [field, tool[field]]));
   // Tool names are [A-Za-z0-9_-], file stems kebab-case and class names identifiers: none holds `|` or a newline.
   const table = tools.map((tool) => `${tool.name}|${tool.names.kebab}|${tool.names.impl}`).join('\n');
   const runtime = quoted(runtimeSpecifier('lazy-registry.ts', ctx.runtimeImport));

@@ -1,5 +1,4 @@
 import { typeHomes, type GeneratedFile, type SharedSchemaModel, type ToolModel } from '../model.js';
-import { dictionary } from '../dictionary.js';
 import { type ToolManifests, toolManifests } from './manifests/index.js';
 import { emitStub } from './stubs.js';
 import type { EmitSettings } from './settings.js';
@@ -36,7 +35,6 @@ export function createToolEmitter(options: ToolEmitterOptions): {
   stub(tool: ToolModel): GeneratedFile;
 } {
   const pages = createDocRenderer(options.templates);
-  const format = (files: GeneratedFile[]) => formatFiles(files, options.format);
   const { ctx } = options;
   const homes = typeHomes({ shared: options.shared });
   const shared = sharedValidators(options.shared);
@@ -44,19 +42,15 @@ export function createToolEmitter(options: ToolEmitterOptions): {
     async toolFiles(tool) {
       // Its manifest entries and losses first: its doc page lists the losses.
       const { manifests, losses } = toolManifests(tool, options.manifests);
-      const report = dictionary<typeof losses>();
-      report[tool.name] = losses;
-      const unavailable = dictionary<ToolManifests['unavailable']>();
-      unavailable[tool.name] = manifests.unavailable;
       // Everything that depends on this tool alone: reused as a whole while its hash is unchanged.
       const files = [
         await emitToolTypes(tool, homes, ctx),
         ...emitToolValidators(tool, ctx, shared),
         emitToolBase(tool, ctx),
         emitToolSchemaFile(tool),
-        pages.toolPage(tool, ctx, { losses: report, unavailable }),
+        pages.toolPage(tool, ctx, { losses, unavailable: manifests.unavailable }),
       ];
-      return { files: await format(files), manifests };
+      return { files: await formatFiles(files, options.format), manifests };
     },
     stub: (tool) => emitStub(tool, ctx),
   };

@@ -6,7 +6,7 @@ import { ownValue } from '../dictionary.js';
 import { relativeImport, runtimeSpecifier } from '../naming.js';
 import { failureTypes } from './failures.js';
 import { definitionKey } from '../../src/schema/json-pointer.js';
-import { forEachSubschema, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
+import { isObject, mapSubschemas, setOwn } from '../../src/schema/walk.js';
 import { schemaDialect } from '../../src/schema/dialect.js';
 import { banner } from './banner.js';
 import { importLine, jsDoc, quoted, typeKey } from './literal.js';
@@ -166,13 +166,8 @@ function allowsNull(schema: Record<string, unknown>): boolean {
   if (schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
   if (Array.isArray(schema.enum) && schema.enum.includes(null)) return true;
   if (Object.hasOwn(schema, 'const') && schema.const === null) return true;
-  for (const keyword of ['anyOf', 'oneOf'] as const)
-    if (
-      Array.isArray(schema[keyword]) &&
-      (schema[keyword] as unknown[]).some((branch) => isObject(branch) && allowsNull(branch))
-    )
-      return true;
-  return false;
+  const branches = [schema.anyOf, schema.oneOf].flatMap((list) => (Array.isArray(list) ? list : []));
+  return branches.some((branch) => isObject(branch) && allowsNull(branch));
 }
 
 /** `base` with the filled-in keys required, recursively: `X & Required<Pick<X, 'a'>> & { o?: … }`. */
@@ -274,7 +269,8 @@ function prepare(
   tuples2020: boolean,
   standIns: StandIns,
 ): JSONSchema7 {
-  if (typeof schema === 'boolean') return booleanType(schema);
+  // A boolean schema: `true` accepts anything (`unknown`), `false` nothing (`never`).
+  if (typeof schema === 'boolean') return { tsType: schema ? 'unknown' : 'never' } as JSONSchema7;
   const record = schema as Record<string, unknown>;
   const out = Object.fromEntries(Object.entries(record).filter(([key]) => !DROPPED_KEYWORDS.has(key)));
   if (typeof record.description === 'string') out.description = commentText(record.description);
@@ -324,40 +320,19 @@ function prepare(
       { anyOf: [branch(record.then), branch(record.else)] },
     ];
   }
+  const standIn = (key: unknown) => (typeof key === 'string' ? (standIns.names.get(key) ?? key) : key);
   if (isObject(out.properties) && Object.keys(out.properties).some((key) => standIns.names.has(key))) {
-    const renamed = Object.entries(out.properties).map(([key, value]) => [standIns.names.get(key) ?? key, value]);
+    const renamed = Object.entries(out.properties).map(([key, value]) => [standIn(key), value]);
     setOwn(out, 'properties', Object.fromEntries(renamed));
   }
-  if (Array.isArray(out.required))
-    setOwn(
-      out,
-      'required',
-      out.required.map((key) => (typeof key === 'string' ? (standIns.names.get(key) ?? key) : key)),
-    );
-  const prepared = mapSchema<JSONSchema7, JSONSchema7Definition>(out, '', (child) =>
-    child === (out as JSONSchema7) ? undefined : prepare(child, rootTypeName, typeNameOf, used, tuples2020, standIns),
-  ) as Record<string, unknown>;
-  forEachSubschema(prepared, '', (child, _pointer, { keyword, at }) => {
-    if (typeof child !== 'boolean' || BOOLEAN_READERS.has(keyword)) return;
-    if (at === undefined) setOwn(prepared, keyword, booleanType(child));
-    else if (typeof at === 'number') (prepared[keyword] as unknown[])[at] = booleanType(child);
-    else setOwn(prepared[keyword] as Record<string, unknown>, at, booleanType(child));
-  });
+  if (Array.isArray(out.required)) setOwn(out, 'required', out.required.map(standIn));
+  // A boolean in a list or map of subschemas (`anyOf`, `properties`) becomes its type here; a single
+  // one (`additionalProperties: false`) is not handed over, and json-schema-to-typescript reads it.
+  const prepared = mapSubschemas(out, '', (child) =>
+    prepare(child as JSONSchema7Definition, rootTypeName, typeNameOf, used, tuples2020, standIns),
+  );
   if (!SHAPE_KEYWORDS.some((keyword) => Object.hasOwn(prepared, keyword))) prepared.tsType = 'unknown';
   return prepared as JSONSchema7;
-}
-
-/** Keywords whose boolean value json-schema-to-typescript reads as such: `false` closes the object or tuple. */
-const BOOLEAN_READERS: ReadonlySet<string> = new Set([
-  'additionalProperties',
-  'additionalItems',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-]);
-
-/** A boolean schema as a type: `true` accepts anything (`unknown`), `false` nothing (`never`). */
-function booleanType(schema: boolean): JSONSchema7 {
-  return { tsType: schema ? 'unknown' : 'never' } as JSONSchema7;
 }
 
 /**

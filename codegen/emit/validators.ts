@@ -126,8 +126,6 @@ function compileSchemas(tool: ToolModel, code: boolean, shared?: SharedValidator
   // The schema was checked against its meta-schema in normalize; Ajv's own pass is skipped.
   const dialect = schemaDialect(tool.inputSchema) ?? 'draft-07';
   const ajv = createGeneratorAjv({ code, overrides: { validateSchema: false }, dialect });
-  allowUnknownFormats(ajv, tool.inputSchema);
-  if (tool.outputSchema) allowUnknownFormats(ajv, tool.outputSchema);
   // normalize checked the defaults and names the ones to leave out; a model it did not check (an
   // unchanged tool emitted again) is checked here, on an Ajv of its own: compiles on this one would
   // renumber the generated functions, and the bytes must not depend on which path made them.
@@ -155,7 +153,6 @@ function compileSchemas(tool: ToolModel, code: boolean, shared?: SharedValidator
   for (const error of tool.errors ?? []) {
     if (error.data === undefined) continue;
     const id = `errors/${error.code}/data`;
-    allowUnknownFormats(ajv, error.data);
     const outcome = compileToolSchema(ajv, error.data, id);
     if ('rejection' in outcome) outcomes.push(outcome);
     else exports[errorDataNames(tool.names, error.code).validator] = id;
@@ -269,13 +266,8 @@ export function indentCode(code: string): string {
   const out: string[] = [];
   for (const raw of code.split('\n')) {
     const line = raw.trim();
-    if (line === '') {
-      out.push('');
-      continue;
-    }
     const { opened, closedFirst } = braceBalance(line);
-    const indent = Math.max(0, depth - closedFirst);
-    out.push(`${'  '.repeat(indent)}${line}`);
+    out.push(line === '' ? '' : `${'  '.repeat(Math.max(0, depth - closedFirst))}${line}`);
     depth = Math.max(0, depth + opened);
   }
   return `${out

@@ -365,7 +365,12 @@ describe('any names, Object.prototype members among them, through normalize, man
           const registry = emitRegistry(project, TEST_CONTEXT).find((file) => file.path === 'registry.ts')!.content;
           for (const name of names) expect(registry).toContain(JSON.stringify(name).replace(/"/g, "'"));
           for (const tool of project.tools)
-            expect(renderer.toolPage(tool, TEST_CONTEXT, manifests).content).toContain(`(\`${tool.name}\`)`);
+            expect(
+              renderer.toolPage(tool, TEST_CONTEXT, {
+                losses: manifests.losses[tool.name],
+                unavailable: manifests.unavailable[tool.name],
+              }).content,
+            ).toContain(`(\`${tool.name}\`)`);
           expect(
             renderer
               .projectPages(project, TEST_CONTEXT)[0]!

@@ -75,7 +75,7 @@ describe('createDocRenderer', () => {
 
   it.each(CASES)('toolPage $tool: $name', async ({ tool, lines }) => {
     const model = toolOf(project, tool);
-    const page = renderer.toolPage(model, EMIT_CONTEXT, { losses, unavailable });
+    const page = renderer.toolPage(model, EMIT_CONTEXT, { losses: losses[tool], unavailable: unavailable[tool] });
     expect(page.path).toBe(`docs/tools/${model.names.kebab}.md`);
     const content = page.content.split('\n');
     for (const line of lines) expect(content).toContain(line);
@@ -116,8 +116,8 @@ describe('createDocRenderer: schema shapes', () => {
     });
     const { losses, unavailable } = emitManifests(project, EMIT_CONTEXT, { describeLosses: false });
     const page = createDocRenderer(loadTemplates()).toolPage(toolOf(project, 'shapes'), EMIT_CONTEXT, {
-      losses,
-      unavailable,
+      losses: losses.shapes,
+      unavailable: unavailable.shapes,
     });
     const content = page.content.split('\n');
     for (const line of [
