@@ -8,7 +8,7 @@ import type { CallHost, PipelineCall } from './pipeline/call.js';
 import { planSteps, runCall } from './pipeline/driver.js';
 import { ATTACH_ORCHESTRATOR } from './pipeline/markers.js';
 import { prepareTool, waitForIdle, type RegisterOptions, type RegisteredTool } from './pipeline/registered-tool.js';
-import { callHook, follow } from './pipeline/settle.js';
+import { callHook, follow, raceDeadline } from './pipeline/settle.js';
 import { missingCapabilities } from './pipeline/steps/screen.js';
 import { retryPolicyProblem } from './pipeline/retry.js';
 import type {
@@ -510,13 +510,4 @@ export class ToolOrchestrator {
     }
     return { abortedCalls, errors };
   }
-}
-
-/** `work`'s value, or `'deadline'` when `ms` pass first (the timer is cleared either way). */
-function raceDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'deadline'> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<'deadline'>((resolve) => {
-    timer = setTimeout(resolve, ms, 'deadline');
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -20,6 +19,7 @@ import {
 } from './auth.js';
 import { truncateText } from '../errors.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
+import { raceDeadline } from '../pipeline/settle.js';
 import type { TaskStore } from '../tasks/index.js';
 import { deliverClientAnswer } from './client-requests.js';
 import { invalidCallParams } from './call-params.js';
@@ -289,11 +289,7 @@ export async function startHttpServer(
     const pending = [...inFlight];
     for (const entry of pending) if (!entry.response.headersSent) entry.response.shouldKeepAlive = false;
     httpServer.closeIdleConnections();
-    // Unreferenced: the requests in flight keep the process up, the deadline alone does not.
-    await Promise.race([
-      Promise.all(pending.map((entry) => entry.finished)),
-      sleep(drainTimeoutMs, undefined, { ref: false }),
-    ]);
+    await raceDeadline(Promise.all(pending.map((entry) => entry.finished)), drainTimeoutMs);
     const late = pending.filter((entry) => inFlight.has(entry));
     for (const entry of late) abortExchange(entry, 503, 'This server shut down before the request finished; retry it.');
     await Promise.all(late.map((entry) => entry.finished));

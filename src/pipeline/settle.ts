@@ -42,3 +42,12 @@ export function callHook<T>(hook: (event: T) => unknown, event: T): void {
     // A hook must never change the outcome of a call.
   }
 }
+
+/** `work`'s value, or `'deadline'` when `ms` pass first (the timer is cleared either way). */
+export function raceDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'deadline'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(resolve, ms, 'deadline');
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}

@@ -1,4 +1,5 @@
 import { isTerminalTaskStatus, type StoredTask, TaskAbortedError, type TaskAbortCause } from './task-store.js';
+import { raceDeadline } from '../pipeline/settle.js';
 import { pause } from './wait-for-task-end.js';
 
 interface RunningEntry {
@@ -89,14 +90,7 @@ export class RunningTasks {
   /** Waits until every task tracked now has ended or `deadlineMs` passed; the ids still running. */
   async waitAll(deadlineMs: number): Promise<string[]> {
     const pending = [...this.entries.values()].map((entry) => entry.settled);
-    if (pending.length > 0 && deadlineMs > 0) {
-      let deadline: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.all(pending),
-        new Promise((resolve) => (deadline = setTimeout(resolve, deadlineMs))),
-      ]);
-      clearTimeout(deadline);
-    }
+    if (pending.length > 0 && deadlineMs > 0) await raceDeadline(Promise.all(pending), deadlineMs);
     return this.ids();
   }
 }
