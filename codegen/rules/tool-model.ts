@@ -5,7 +5,7 @@ import { type DeclaredError, GENERATOR_VERSION, type ToolExample, type ToolModel
 import { toDisplayName } from '../naming.js';
 import type { ComposedStep } from '../../src/composed.js';
 import { cloneJson, sortKeysDeep } from '../../src/schema/walk.js';
-import type { SharedEntry, ToolSubject } from './rule.js';
+import type { ToolSubject } from './rule.js';
 
 /**
  * The content hash of a tool: the generator version, its definition and the shared schemas it uses.
@@ -19,7 +19,7 @@ export function toolHash(subject: Pick<ToolSubject, 'definition' | 'shared' | 's
     .update('\0')
     .update(
       [...subject.shared.values()]
-        .filter((entry: SharedEntry) => subject.sharedUsed.has(entry.model.module))
+        .filter((entry) => subject.sharedUsed.has(entry.model.module))
         .map((entry) => `${entry.model.relPath}\0${JSON.stringify(sortKeysDeep(entry.model.schema))}`)
         .sort()
         .join('\0'),
