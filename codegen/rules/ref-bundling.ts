@@ -79,17 +79,16 @@ export class RefBundler {
    * added, all of them last, in name order.
    */
   bundleToolSchema(source: SourceFile, schema: JSONSchema7, rootPointer: string, toolPascal: string): JSONSchema7 {
-    const record = schema as Record<string, unknown>;
     const container =
-      this.dialect === '2020-12' || (Object.hasOwn(record, '$defs') && !Object.hasOwn(record, 'definitions'))
+      this.dialect === '2020-12' || (Object.hasOwn(schema, '$defs') && !Object.hasOwn(schema, 'definitions'))
         ? '$defs'
         : 'definitions';
     this.#container = container;
     const error = (where: string, key: string, message: string, hint: string) =>
       this.diagnostics.error(source, `${rootPointer}/${where}/${escapePointerSegment(key)}`, message, hint);
     for (const local of DEFINITION_CONTAINERS) {
-      const definitions = record[local];
-      if (!Object.hasOwn(record, local) || !isObject(definitions)) continue;
+      const definitions = schema[local];
+      if (!Object.hasOwn(schema, local) || !isObject(definitions)) continue;
       for (const key of Object.keys(definitions)) {
         if (Object.hasOwn(this.origins, key))
           error(

@@ -3,7 +3,6 @@ import type { JSONSchema7 } from 'json-schema';
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import { type DeclaredError, GENERATOR_VERSION, type ToolExample, type ToolModel } from '../model.js';
 import { toDisplayName } from '../naming.js';
-import type { ComposedStep } from '../../src/composed.js';
 import { cloneJson, sortKeysDeep } from '../../src/schema/walk.js';
 import type { ToolSubject } from './rule.js';
 
@@ -52,7 +51,7 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
   if (output) model.outputSchema = output.bundled;
   if (subject.validatorOmits !== undefined) model.validatorOmits = subject.validatorOmits;
   if (definition.errors !== undefined) model.errors = declaredErrors(definition.errors);
-  if (definition.steps !== undefined) model.steps = cloneJson(definition.steps) as ComposedStep[];
+  if (definition.steps !== undefined) model.steps = cloneJson(definition.steps);
   if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
   if (definition.contentTypes !== undefined) model.contentTypes = [...definition.contentTypes];
   if (definition.taskSupport !== undefined) model.taskSupport = definition.taskSupport;
