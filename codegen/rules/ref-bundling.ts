@@ -134,7 +134,7 @@ export class RefBundler {
     if (this.definitions.has(typeName)) return;
     this.definitions.set(typeName, {});
     this.origins[typeName] = { kind: 'shared', module: entry.model.module, typeName };
-    const target = key === '#' ? entry.model.schema : valueAt(entry.model.schema, parsePointer(key));
+    const target = valueAt(entry.model.schema, parsePointer(key));
     if (typeof target === 'boolean') {
       // A boolean definition is copied as it is: `false` must go on rejecting everything, not become `{}`.
       this.definitions.set(typeName, target);
@@ -144,7 +144,7 @@ export class RefBundler {
     const { definitions: _definitions, $defs: _defs, $schema: _schema, $id: _id, ...root } = target as JSONSchema7;
     const body = key === '#' ? root : target;
     const home: RefHome = { source: entry.source, entry };
-    const rewritten = mapSchema<JSONSchema7, JSONSchema7Definition>(body, key === '#' ? '' : key.slice(1), (node, at) =>
+    const rewritten = mapSchema<JSONSchema7, JSONSchema7Definition>(body, key.slice(1), (node, at) =>
       this.#rewriteRef(node, at, home),
     );
     this.definitions.set(typeName, rewritten);
