@@ -77,9 +77,8 @@ function fileProblem(file: string, message: string, hint: string, line = 1, colu
 function readJsonConfig(file: string, shown: string): ReadConfig | Problem[] {
   const read = readRegularFile(file);
   if ('error' in read) return [fileProblem(shown, `not read: ${read.error}`, read.hint)];
-  const parsed = parseSource(shown, shown, read.bytes.toString('utf8'));
-  if (parsed.problems.length > 0) return parsed.problems;
-  const { source } = parsed;
+  const { source, problems } = parseSource(shown, shown, read.bytes.toString('utf8'));
+  if (problems.length > 0) return problems;
   return { value: source.value, locate: (pointer, atKey) => positionOf(source, pointer, atKey) };
 }
 
