@@ -146,16 +146,10 @@ function conflictingKeys(read: ReadConfig, file: string): Problem[] {
   const manifests = (read.value as ToolsmithConfig).manifests;
   if (manifests?.tokenReport !== false || manifests.tokenBudget === undefined) return [];
   const pointer = '/manifests/tokenBudget';
-  return [
-    {
-      file,
-      ...read.locate(pointer, true),
-      pointer,
-      message:
-        '"manifests.tokenBudget" is set while "manifests.tokenReport" is false: a budget is judged on the token report\'s counts, which are then not made',
-      hint: 'remove `manifests.tokenBudget`, or set `manifests.tokenReport` to true (its default)',
-    },
-  ];
+  const message =
+    '"manifests.tokenBudget" is set while "manifests.tokenReport" is false: a budget is judged on the token report\'s counts, which are then not made';
+  const hint = 'remove `manifests.tokenBudget`, or set `manifests.tokenReport` to true (its default)';
+  return [{ file, ...read.locate(pointer, true), pointer, message, hint }];
 }
 
 /** An Ajv error as a sentence about the config: the key path, what is wanted, what was found, a suggestion. */
