@@ -316,8 +316,7 @@ export function duplicateKeys(file: string, text: string, value?: unknown, keysI
       onObjectBegin: () => void open.push(new Map()),
       onObjectEnd: () => void open.pop(),
       onObjectProperty: (property, _offset, _length, startLine, startCharacter, pathSupplier) => {
-        const keys = open.at(-1);
-        if (keys === undefined) return;
+        const keys = open.at(-1)!; // a property is always inside an object
         const first = keys.get(property);
         const at = { line: startLine + 1, column: startCharacter + 1 };
         if (first === undefined) {

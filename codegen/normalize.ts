@@ -1,8 +1,6 @@
 import type { Ajv, Options } from 'ajv';
-import type { JSONSchema7 } from 'json-schema';
 import { deepFreeze } from '../src/schema/freeze.js';
 import { schemaDialect } from '../src/schema/dialect.js';
-import type { SchemaDialect } from '../src/schema/keywords.js';
 import { allowUnknownFormats, createGeneratorAjv } from './ajv.js';
 import { Diagnostics } from './problems.js';
 import type { LoadedFiles, SourceFile } from './load.js';
@@ -119,7 +117,7 @@ export function ruleEnvironment(): RuleEnvironment {
     get '2020-12'() {
       return (ajv2020 ??= createGeneratorAjv({ dialect: '2020-12' }));
     },
-  } as Record<SchemaDialect, Ajv>;
+  } as RuleEnvironment['metaAjv'];
   return { checkDefinition: ajv.compile(DEFINITION_CHECK), metaAjv };
 }
 
@@ -205,7 +203,7 @@ export function toolSubject(
         ajv = createGeneratorAjv({ overrides: { validateSchema: false, ...lenient }, dialect });
         // The defaults check compiles parts of the schemas: the formats the dialect ignores are declared first.
         for (const bundle of [subject.input, subject.output])
-          if (bundle !== undefined) allowUnknownFormats(ajv, bundle.bundled as JSONSchema7);
+          if (bundle !== undefined) allowUnknownFormats(ajv, bundle.bundled);
       }
       return ajv;
     },

@@ -48,16 +48,11 @@ export async function configArtifacts(): Promise<Map<string, string>> {
   if (/\brequire\(/.test(validator))
     throw new Error('the config validator needs a runtime helper: keep it import-free');
   const validatorModule = `${BANNER('The Ajv standalone validator of toolsmith.config.*')}// @ts-nocheck\n${validator.replace(/^"use strict";/, '')}`;
+  const typescript = (code: string) => format(code, { ...PRETTIER, parser: 'typescript' });
   return new Map([
     ['toolsmith.config.schema.json', await format(JSON.stringify(CONFIG_SCHEMA), { ...PRETTIER, parser: 'json' })],
-    [
-      'codegen/config/generated/config-type.ts',
-      await format(`${BANNER('The type of toolsmith.config.*')}${type}`, { ...PRETTIER, parser: 'typescript' }),
-    ],
-    [
-      'codegen/config/generated/config-validator.ts',
-      await format(validatorModule, { ...PRETTIER, parser: 'typescript' }),
-    ],
+    ['codegen/config/generated/config-type.ts', await typescript(`${BANNER('The type of toolsmith.config.*')}${type}`)],
+    ['codegen/config/generated/config-validator.ts', await typescript(validatorModule)],
   ]);
 }
 

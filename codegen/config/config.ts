@@ -77,9 +77,8 @@ function fileProblem(file: string, message: string, hint: string, line = 1, colu
 function readJsonConfig(file: string, shown: string): ReadConfig | Problem[] {
   const read = readRegularFile(file);
   if ('error' in read) return [fileProblem(shown, `not read: ${read.error}`, read.hint)];
-  const parsed = parseSource(shown, shown, read.bytes.toString('utf8'));
-  if (parsed.problems.length > 0) return parsed.problems;
-  const { source } = parsed;
+  const { source, problems } = parseSource(shown, shown, read.bytes.toString('utf8'));
+  if (problems.length > 0) return problems;
   return { value: source.value, locate: (pointer, atKey) => positionOf(source, pointer, atKey) };
 }
 
@@ -147,16 +146,10 @@ function conflictingKeys(read: ReadConfig, file: string): Problem[] {
   const manifests = (read.value as ToolsmithConfig).manifests;
   if (manifests?.tokenReport !== false || manifests.tokenBudget === undefined) return [];
   const pointer = '/manifests/tokenBudget';
-  return [
-    {
-      file,
-      ...read.locate(pointer, true),
-      pointer,
-      message:
-        '"manifests.tokenBudget" is set while "manifests.tokenReport" is false: a budget is judged on the token report\'s counts, which are then not made',
-      hint: 'remove `manifests.tokenBudget`, or set `manifests.tokenReport` to true (its default)',
-    },
-  ];
+  const message =
+    '"manifests.tokenBudget" is set while "manifests.tokenReport" is false: a budget is judged on the token report\'s counts, which are then not made';
+  const hint = 'remove `manifests.tokenBudget`, or set `manifests.tokenReport` to true (its default)';
+  return [{ file, ...read.locate(pointer, true), pointer, message, hint }];
 }
 
 /** An Ajv error as a sentence about the config: the key path, what is wanted, what was found, a suggestion. */

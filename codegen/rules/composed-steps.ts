@@ -1,5 +1,4 @@
 import type { JSONSchema7, JSONSchema7Definition } from 'json-schema';
-import type { Diagnostics } from '../problems.js';
 import { nearestName } from '../../src/text/nearest-name.js';
 import type { SourceFile } from '../load.js';
 import { type ComposedStep, parseReference } from '../../src/composed.js';
@@ -28,14 +27,11 @@ export const composedSteps: Rule<StepsSubject> = {
   run({ candidates, sources, tools }, diagnostics) {
     for (const { source, definition } of candidates) {
       if (!Array.isArray(definition.steps)) continue;
-      const context: StepContext = {
-        steps: definition.steps,
-        inputSchema: tools.get(definition.name)?.inputSchema,
-        tools,
-        source,
-        diagnostics,
-      };
-      definition.steps.forEach((step: ComposedStep, index: number) => {
+      const steps: ComposedStep[] = definition.steps;
+      const inputSchema = tools.get(definition.name)?.inputSchema;
+      // Each step's tool, whose output a later step's references may read.
+      const called = steps.map((step) => tools.get(step.tool));
+      steps.forEach((step, index) => {
         if (!sources.has(step.tool)) {
           const suggestion = nearestName(step.tool, sources.keys());
           diagnostics.error(
@@ -46,32 +42,33 @@ export const composedSteps: Rule<StepsSubject> = {
           );
           return;
         }
-        visitArguments(step.arguments, `/steps/${index}/arguments`, index, context);
+        for (const [value, pointer] of referencesIn(step.arguments, `/steps/${index}/arguments`)) {
+          const problem = referenceProblem(value, index, inputSchema, called);
+          if (problem !== undefined) diagnostics.error(source, pointer, ...problem);
+        }
       });
     }
   },
 };
 
-interface StepContext {
-  steps: ComposedStep[];
-  inputSchema: JSONSchema7 | undefined;
-  tools: Map<string, ToolModel>;
-  source: SourceFile;
-  diagnostics: Diagnostics;
-}
-
-function visitArguments(value: unknown, pointer: string, index: number, context: StepContext): void {
-  if (typeof value === 'string' && value.startsWith('$')) {
-    const problem = referenceProblem(value, index, context);
-    if (problem !== undefined) context.diagnostics.error(context.source, pointer, ...problem);
-  } else if (Array.isArray(value)) value.forEach((item, i) => visitArguments(item, `${pointer}/${i}`, index, context));
+/** Every string of `value` that starts with `$` (a reference, or a mistaken one), with its pointer. */
+function* referencesIn(value: unknown, pointer: string): Generator<[string, string]> {
+  if (typeof value === 'string' && value.startsWith('$')) yield [value, pointer];
+  else if (Array.isArray(value)) for (const [i, item] of value.entries()) yield* referencesIn(item, `${pointer}/${i}`);
   else if (isObject(value))
-    for (const key of Object.keys(value))
-      visitArguments(value[key], `${pointer}/${escapePointerSegment(key)}`, index, context);
+    for (const key of Object.keys(value)) yield* referencesIn(value[key], `${pointer}/${escapePointerSegment(key)}`);
 }
 
-/** What is wrong with the reference `value` in step `index` (message and hint), if anything: read as the runtime reads it (`parseReference`). */
-function referenceProblem(value: string, index: number, context: StepContext): [string, string] | undefined {
+/**
+ * What is wrong with the reference `value` in step `index` (message and hint), if anything: read as the
+ * runtime reads it (`parseReference`), against the tool's input schema and its steps' tools.
+ */
+function referenceProblem(
+  value: string,
+  index: number,
+  inputSchema: JSONSchema7 | undefined,
+  called: readonly (ToolModel | undefined)[],
+): [string, string] | undefined {
   const reference = parseReference(value);
   if (reference === undefined && !/^\$steps(\.|$)/.test(value))
     return [`"${value}" is not a reference`, 'use `$input.<field>` or `$steps.<n>.output.<field>`'];
@@ -81,18 +78,16 @@ function referenceProblem(value: string, index: number, context: StepContext): [
       'steps run in order; a step can only use the outputs before it',
     ];
   const fields = (schema: JSONSchema7) => Object.keys(schema.properties ?? {}).join(', ');
-  const { inputSchema } = context;
   if (reference.step === -1) {
     if (inputSchema === undefined || schemaHasPath(inputSchema, inputSchema, reference.path)) return undefined;
     return [`"${value}" names a field the input schema does not have`, `input fields: ${fields(inputSchema)}`];
   }
-  const earlier = context.tools.get(context.steps[reference.step]!.tool);
-  const output = earlier?.outputSchema;
-  if (earlier === undefined || (output !== undefined && schemaHasPath(output, output, reference.path)))
-    return undefined;
+  const tool = called[reference.step];
+  const output = tool?.outputSchema;
+  if (tool === undefined || (output !== undefined && schemaHasPath(output, output, reference.path))) return undefined;
   return [
-    `"${value}" names a field the output of "${earlier.name}" does not have`,
-    output ? `output fields: ${fields(output)}` : `"${earlier.name}" has no outputSchema`,
+    `"${value}" names a field the output of "${tool.name}" does not have`,
+    output ? `output fields: ${fields(output)}` : `"${tool.name}" has no outputSchema`,
   ];
 }
 

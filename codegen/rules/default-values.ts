@@ -1,12 +1,11 @@
 import { truncateText } from '../../src/errors.js';
 import type { JSONSchema7 } from 'json-schema';
 import { prepareValidatorSchema, withoutDefaults } from '../../src/schema/defaults.js';
-import { Diagnostics } from '../problems.js';
-import { problemAt } from '../load.js';
+import type { Diagnostics } from '../problems.js';
+import type { SourceFile } from '../load.js';
 import { ownValue } from '../dictionary.js';
-import type { Problem, ToolModel } from '../model.js';
 import { formatPointer, parsePointer } from '../../src/schema/json-pointer.js';
-import type { BundledSchema, Rule, SharedEntry, ToolSubject } from './rule.js';
+import type { BundledSchema, Rule, ToolSubject } from './rule.js';
 
 /**
  * A `default` that breaks its own schema (checked without coercion) would be filled in and then
@@ -24,15 +23,8 @@ export const defaultValues: Rule<ToolSubject> = {
       subject.validatorSchemas = { input: input.bundled, ...(output ? { output: output.bundled } : {}) };
       return;
     }
-    const checked = (bundle: BundledSchema, pointer: string) => {
-      const found = new Diagnostics();
-      const result = checkDefaults(subject, bundle.bundled, pointer, found);
-      for (const problem of found.problems())
-        diagnostics.add(relocateToShared(problem, pointer, bundle.origins, subject.shared));
-      return result;
-    };
-    const fromInput = checked(input, '/inputSchema');
-    const fromOutput = output && checked(output, '/outputSchema');
+    const fromInput = checkDefaults(subject, input, '/inputSchema', diagnostics);
+    const fromOutput = output && checkDefaults(subject, output, '/outputSchema', diagnostics);
     subject.validatorSchemas = { input: fromInput.schema, ...(fromOutput && { output: fromOutput.schema }) };
     subject.validatorOmits = { input: fromInput.omitted, ...(fromOutput && { output: fromOutput.omitted }) };
   },
@@ -41,20 +33,20 @@ export const defaultValues: Rule<ToolSubject> = {
 /** The schema to compile, without the wrong defaults, and the pointers of the `default: null`s it leaves out. */
 function checkDefaults(
   subject: ToolSubject,
-  root: JSONSchema7,
+  bundle: BundledSchema,
   pointer: string,
   diagnostics: Diagnostics,
 ): { schema: JSONSchema7; omitted: string[] } {
   // The tool's Ajv is made only if a default is not plain enough to decide without it.
-  const prepared = prepareValidatorSchema(() => subject.ajv(), root);
+  const prepared = prepareValidatorSchema(() => subject.ajv(), bundle.bundled);
   const wrong: string[] = [];
   const omitted: string[] = [];
   for (const entry of prepared.mismatches) {
-    const at = `${pointer}${entry.pointer}/default`;
+    const [source, at] = placeOf(subject, bundle, pointer, `${pointer}${entry.pointer}/default`);
     if (entry.noDefaultIdiom) {
       omitted.push(entry.pointer);
       diagnostics.warning(
-        subject.source,
+        source,
         at,
         'the default null is not allowed by its own schema: it is not filled in (the property stays absent when omitted)',
         'remove `"default": null`, or allow null (`"type": ["string", "null"]` or `anyOf` with `{ "type": "null" }`) if null is meant',
@@ -62,7 +54,7 @@ function checkDefaults(
     } else {
       wrong.push(entry.pointer);
       diagnostics.error(
-        subject.source,
+        source,
         at,
         `the default ${truncateText(JSON.stringify(entry.value), 80)} does not match its own schema: ${entry.instancePath || '/'} ${entry.message}`.trimEnd(),
         'fix the default or the schema: it would be filled in and then rejected',
@@ -74,29 +66,18 @@ function checkDefaults(
 }
 
 /**
- * Moves a problem found in a tool's bundled schema to the shared file it came from. Bundling copies a
- * shared schema under `definitions/<TypeName>` of every tool that uses it (only `$ref`s rewritten, the
- * root's `definitions`, `$schema` and `$id` left out), so a pointer below that copy maps one to one
- * onto the shared file: a `default` that breaks its schema there is reported at the shared file's
- * line and column, once, not at each tool that happens to use it.
+ * Where a pointer into a tool's bundled schema is reported: the file and pointer it came from.
+ * Bundling copies a shared schema under `definitions/<TypeName>` of every tool that uses it (only
+ * `$ref`s rewritten, the root's `definitions`, `$schema` and `$id` left out), so a pointer below that
+ * copy maps one to one onto the shared file: a `default` that breaks its schema there is reported at
+ * the shared file's line and column, once, not at each tool that happens to use it.
  */
-function relocateToShared(
-  problem: Problem,
-  rootPointer: string,
-  origins: Readonly<Record<string, ToolModel['definitionOrigins'][string]>>,
-  shared: Map<string, SharedEntry>,
-): Problem {
-  const prefix = `${rootPointer}/definitions/`;
-  if (!problem.pointer.startsWith(prefix)) return problem;
-  const [key, ...rest] = parsePointer(problem.pointer.slice(rootPointer.length + '/definitions'.length));
-  const origin = key === undefined ? undefined : ownValue(origins, key);
-  if (origin?.kind !== 'shared') return problem;
-  for (const { source, model } of shared.values())
-    for (const [at, typeName] of Object.entries(model.typeNames)) {
-      if (typeName !== origin.typeName) continue;
-      const relocated = problemAt(source, `${at.slice(1)}${formatPointer(rest)}`, problem.message, problem.hint);
-      // A warning stays one (a shared `default: null` the schema forbids), as in the tool's own schema.
-      return problem.severity === undefined ? relocated : { ...relocated, severity: problem.severity };
-    }
-  return problem;
+function placeOf(subject: ToolSubject, bundle: BundledSchema, rootPointer: string, at: string): [SourceFile, string] {
+  const [container, key, ...rest] = parsePointer(at.slice(rootPointer.length));
+  const origin = container === 'definitions' && key !== undefined ? ownValue(bundle.origins, key) : undefined;
+  if (origin?.kind === 'shared')
+    for (const { source, model } of subject.shared.values())
+      for (const [typePointer, typeName] of Object.entries(model.typeNames))
+        if (typeName === origin.typeName) return [source, `${typePointer.slice(1)}${formatPointer(rest)}`];
+  return [subject.source, at];
 }

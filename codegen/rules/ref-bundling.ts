@@ -79,17 +79,16 @@ export class RefBundler {
    * added, all of them last, in name order.
    */
   bundleToolSchema(source: SourceFile, schema: JSONSchema7, rootPointer: string, toolPascal: string): JSONSchema7 {
-    const record = schema as Record<string, unknown>;
     const container =
-      this.dialect === '2020-12' || (Object.hasOwn(record, '$defs') && !Object.hasOwn(record, 'definitions'))
+      this.dialect === '2020-12' || (Object.hasOwn(schema, '$defs') && !Object.hasOwn(schema, 'definitions'))
         ? '$defs'
         : 'definitions';
     this.#container = container;
     const error = (where: string, key: string, message: string, hint: string) =>
       this.diagnostics.error(source, `${rootPointer}/${where}/${escapePointerSegment(key)}`, message, hint);
     for (const local of DEFINITION_CONTAINERS) {
-      const definitions = record[local];
-      if (!Object.hasOwn(record, local) || !isObject(definitions)) continue;
+      const definitions = schema[local];
+      if (!Object.hasOwn(schema, local) || !isObject(definitions)) continue;
       for (const key of Object.keys(definitions)) {
         if (Object.hasOwn(this.origins, key))
           error(
@@ -135,7 +134,7 @@ export class RefBundler {
     if (this.definitions.has(typeName)) return;
     this.definitions.set(typeName, {});
     this.origins[typeName] = { kind: 'shared', module: entry.model.module, typeName };
-    const target = key === '#' ? entry.model.schema : valueAt(entry.model.schema, parsePointer(key));
+    const target = valueAt(entry.model.schema, parsePointer(key));
     if (typeof target === 'boolean') {
       // A boolean definition is copied as it is: `false` must go on rejecting everything, not become `{}`.
       this.definitions.set(typeName, target);
@@ -145,7 +144,7 @@ export class RefBundler {
     const { definitions: _definitions, $defs: _defs, $schema: _schema, $id: _id, ...root } = target as JSONSchema7;
     const body = key === '#' ? root : target;
     const home: RefHome = { source: entry.source, entry };
-    const rewritten = mapSchema<JSONSchema7, JSONSchema7Definition>(body, key === '#' ? '' : key.slice(1), (node, at) =>
+    const rewritten = mapSchema<JSONSchema7, JSONSchema7Definition>(body, key.slice(1), (node, at) =>
       this.#rewriteRef(node, at, home),
     );
     this.definitions.set(typeName, rewritten);

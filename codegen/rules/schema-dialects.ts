@@ -1,11 +1,10 @@
-import type { Ajv } from 'ajv';
 import { DIALECT_URIS, schemaDialect } from '../../src/schema/dialect.js';
 import type { SchemaDialect } from '../../src/schema/keywords.js';
 import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import { reportMetaErrors } from './definition-shape.js';
 import { isObject } from '../../src/schema/walk.js';
-import type { DefinitionSubject, Rule } from './rule.js';
+import type { DefinitionSubject, Rule, RuleEnvironment } from './rule.js';
 import { truncateText } from '../../src/errors.js';
 
 /** The hint of an unsupported `$schema`. */
@@ -47,7 +46,7 @@ export function checkDialect(
   source: SourceFile,
   schema: Record<string, unknown>,
   pointer: string,
-  metaAjv: Record<SchemaDialect, Ajv>,
+  metaAjv: RuleEnvironment['metaAjv'],
   diagnostics: Diagnostics,
 ): SchemaDialect | undefined {
   const dialect = schemaDialect(schema);

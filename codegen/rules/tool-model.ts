@@ -3,9 +3,8 @@ import type { JSONSchema7 } from 'json-schema';
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import { type DeclaredError, GENERATOR_VERSION, type ToolExample, type ToolModel } from '../model.js';
 import { toDisplayName } from '../naming.js';
-import type { ComposedStep } from '../../src/composed.js';
 import { cloneJson, sortKeysDeep } from '../../src/schema/walk.js';
-import type { SharedEntry, ToolSubject } from './rule.js';
+import type { ToolSubject } from './rule.js';
 
 /**
  * The content hash of a tool: the generator version, its definition and the shared schemas it uses.
@@ -19,7 +18,7 @@ export function toolHash(subject: Pick<ToolSubject, 'definition' | 'shared' | 's
     .update('\0')
     .update(
       [...subject.shared.values()]
-        .filter((entry: SharedEntry) => subject.sharedUsed.has(entry.model.module))
+        .filter((entry) => subject.sharedUsed.has(entry.model.module))
         .map((entry) => `${entry.model.relPath}\0${JSON.stringify(sortKeysDeep(entry.model.schema))}`)
         .sort()
         .join('\0'),
@@ -52,7 +51,7 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
   if (output) model.outputSchema = output.bundled;
   if (subject.validatorOmits !== undefined) model.validatorOmits = subject.validatorOmits;
   if (definition.errors !== undefined) model.errors = declaredErrors(definition.errors);
-  if (definition.steps !== undefined) model.steps = cloneJson(definition.steps) as ComposedStep[];
+  if (definition.steps !== undefined) model.steps = cloneJson(definition.steps);
   if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
   if (definition.contentTypes !== undefined) model.contentTypes = [...definition.contentTypes];
   if (definition.taskSupport !== undefined) model.taskSupport = definition.taskSupport;

@@ -23,15 +23,11 @@ export function hasUsableName(definition: Record<string, any>): boolean {
   );
 }
 
-/** One named definition and the tool names taken before it, in file order. */
-export interface NameClaim {
-  source: SourceFile;
-  definition: Record<string, any>;
-  taken: Map<string, SourceFile>;
-}
-
-/** A tool name is used once: a later definition with a taken name is an error and becomes no tool; a free name is taken. */
-export const uniqueToolNames: Rule<NameClaim> = {
+/**
+ * A tool name is used once: a later definition with a taken name (`taken` holds the names of the
+ * definitions before it, in file order) is an error and becomes no tool; a free name is taken.
+ */
+export const uniqueToolNames: Rule<Candidate & { taken: Map<string, SourceFile> }> = {
   name: 'unique-tool-names',
   run({ source, definition, taken }, diagnostics) {
     const previous = taken.get(definition.name);

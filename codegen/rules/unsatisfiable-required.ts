@@ -12,17 +12,16 @@ export const unsatisfiableRequired: SchemaRule = schemaRule(
   'unsatisfiable-required',
   (source, schema, pointer, diagnostics) => {
     walkSchema(schema, pointer, (node, at) => {
-      const record = node as Record<string, unknown>;
-      if (!Array.isArray(record.required)) return;
+      if (!Array.isArray(node.required)) return;
       const consequence =
         at === '/inputSchema'
           ? 'no arguments satisfy the input schema, so every call of the tool fails'
           : at === '/outputSchema'
             ? 'no output satisfies the output schema, so every call of the tool fails'
             : 'no value satisfies this schema';
-      const properties = isObject(record.properties) ? record.properties : {};
-      const patterns = patternsOf(record.patternProperties);
-      record.required.forEach((name, index) => {
+      const properties = isObject(node.properties) ? node.properties : {};
+      const patterns = patternsOf(node.patternProperties);
+      node.required.forEach((name, index) => {
         if (typeof name !== 'string') return;
         const place = `${at}/required/${index}`;
         if (Object.hasOwn(properties, name)) {
@@ -35,7 +34,7 @@ export const unsatisfiableRequired: SchemaRule = schemaRule(
             );
           return;
         }
-        if (record.additionalProperties !== false || patterns.some((pattern) => pattern?.test(name) ?? true)) return;
+        if (node.additionalProperties !== false || patterns.some((pattern) => pattern?.test(name) ?? true)) return;
         diagnostics.warning(
           source,
           place,
