@@ -165,21 +165,28 @@ export function walkSchema<TNode extends object = SchemaNode>(
 
 /**
  * A copy of a schema object with each direct subschema replaced by `map(child, pointer)` (the subschemas
- * `forEachSubschema` hands over) and every other value copied (`__proto__` kept as data).
+ * `forEachSubschema` hands over, in its order) and every other value copied (`__proto__` kept as data),
+ * in the schema's own key order. A subschema is handed to `map` as it is, never copied here: a walk
+ * that maps every level copies each node once.
  */
 export function mapSubschemas(
   schema: SchemaNode,
   pointer: string,
   map: (child: unknown, pointer: string) => unknown,
 ): SchemaNode {
-  const out = mapValues(schema, cloneJson);
+  // keyword → its mapped subschemas by name or index (a single schema's under `undefined`).
+  const mapped = new Map<string, Map<string | number | undefined, unknown>>();
   forEachSubschema(schema, pointer, (child, childPointer, { keyword, at }) => {
-    const mapped = map(child, childPointer);
-    if (at === undefined) setOwn(out, keyword, mapped);
-    else if (typeof at === 'number') (out[keyword] as unknown[])[at] = mapped;
-    else setOwn(out[keyword] as Record<string, unknown>, at, mapped);
+    const places = mapped.get(keyword) ?? new Map<string | number | undefined, unknown>();
+    mapped.set(keyword, places.set(at, map(child, childPointer)));
   });
-  return out;
+  return mapValues(schema, (value, keyword) => {
+    const places = mapped.get(keyword);
+    if (places === undefined) return cloneJson(value);
+    if (places.has(undefined)) return places.get(undefined);
+    const entry = (item: unknown, at: string | number) => (places.has(at) ? places.get(at) : cloneJson(item));
+    return Array.isArray(value) ? value.map(entry) : mapValues(value, entry);
+  });
 }
 
 /**
