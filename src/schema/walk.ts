@@ -5,7 +5,7 @@
  * (own properties only, `__proto__` kept as data).
  */
 import { escapePointerSegment } from './json-pointer.js';
-import { keywordsAt, type SubschemaPosition } from './keywords.js';
+import { keywordsWhere, SCHEMA_KEYWORDS, type SubschemaPosition } from './keywords.js';
 
 /** A schema object as the walker hands it over (boolean schemas have no subschemas and are not visited). */
 export type SchemaNode = Record<string, unknown>;
@@ -16,14 +16,15 @@ export interface SubschemaPlace {
   readonly at?: string | number;
 }
 
-/** Where subschemas sit, in the order a walk visits them (the keyword table's rows are in this order too). */
-const WALK_ORDER: readonly SubschemaPosition[] = ['map', 'schema', 'list', 'schema-or-list', 'map-of-schema-or-names'];
-
-/** Every subschema keyword → where its value holds subschemas, and its rank in walk order. */
+/**
+ * Every subschema keyword → where its value holds subschemas, and its rank in walk order: the keyword
+ * table's row order (maps, single schemas, lists, `items`, `dependencies`).
+ */
 const SUBSCHEMA_PLACES: ReadonlyMap<string, { readonly rank: number; readonly position: SubschemaPosition }> = new Map(
-  WALK_ORDER.flatMap((position) => keywordsAt(position).map((keyword) => ({ keyword, position }))).map(
-    ({ keyword, position }, rank) => [keyword, { rank, position }],
-  ),
+  keywordsWhere((info) => info.subschemas !== undefined).map((keyword, rank) => [
+    keyword,
+    { rank, position: SCHEMA_KEYWORDS.get(keyword)!.subschemas! },
+  ]),
 );
 
 /** A plain object (not null, not an array). */
