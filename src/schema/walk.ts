@@ -41,6 +41,14 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   else target[key] = value;
 }
 
+/** Adds the entries of `entries` to the map at `target[key]`, made (after `target`'s other keys) when there is none. */
+export function mergeEntries(target: Record<string, unknown>, key: string, entries: Record<string, unknown>): void {
+  const current = target[key];
+  const map = isObject(current) ? current : {};
+  for (const name of Object.keys(entries)) setOwn(map, name, entries[name]);
+  setOwn(target, key, map);
+}
+
 /** A copy of an object with each value replaced by `map(value, key)`, `{}` for a value that is no object (`__proto__` kept as data). */
 export function mapValues(object: unknown, map: (value: unknown, key: string) => unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
