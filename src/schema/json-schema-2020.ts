@@ -1,5 +1,5 @@
 import { keywordsWhere, type SubschemaPosition } from './keywords.js';
-import { unescapePointerSegment } from './json-pointer.js';
+import { unescapePointerSegment, valueAt } from './json-pointer.js';
 import { isObject, mapSubschemas, mergeEntries, setOwn } from './walk.js';
 
 /** The 2020-12 meta-schema URI, as `$schema` declares it. */
@@ -73,10 +73,7 @@ export function sourcePointerTokens(source: unknown, tokens: readonly string[]):
         own = 'dependencies';
     }
     out.push(own);
-    node =
-      (isObject(node) || Array.isArray(node)) && Object.hasOwn(node, own)
-        ? (node as Record<string, unknown>)[own]
-        : undefined;
+    node = valueAt(node, [own]);
   }
   return out;
 }
