@@ -35,12 +35,13 @@ function distance(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 }
 
 /**
- * At most `limit` of `inputs`, the most different first: the one with the most leaves (paths and
+ * At most `limit` of a tool's example inputs, the most different first: the one with the most leaves (paths and
  * values), then each time the one farthest (Jaccard distance over leaves) from those already taken;
  * ties go to the earlier example. Exact duplicates are taken once. Copies, never the model's values.
  */
-export function selectInputExamples(inputs: readonly unknown[], limit: number): Record<string, unknown>[] {
-  const candidates = inputs
+export function selectInputExamples(examples: ManifestTool['examples'], limit: number): Record<string, unknown>[] {
+  const candidates = (examples ?? [])
+    .map((example) => example.input)
     .filter(isObject)
     .map((input) => ({ input, leaves: leaves(input), key: JSON.stringify(input), nearest: Number.POSITIVE_INFINITY }))
     .filter((candidate, position, all) => all.findIndex((other) => other.key === candidate.key) === position);
@@ -70,10 +71,7 @@ export function selectInputExamples(inputs: readonly unknown[], limit: number): 
  */
 export function describeExamples<T extends ManifestTool>(tools: readonly T[], limit: number): T[] {
   return tools.map((tool) => {
-    const examples = selectInputExamples(
-      (tool.examples ?? []).map((example) => example.input),
-      limit,
-    );
+    const examples = selectInputExamples(tool.examples, limit);
     if (examples.length === 0) return tool;
     const sentences = examples.map((example) => `Example input: ${JSON.stringify(example)}.`);
     return { ...tool, description: appendDescription(tool.description, sentences) };
