@@ -60,10 +60,7 @@ export function buildAnthropicManifest(project: ManifestProject): TargetBuild<An
     const root = prepareRoot(tool.inputSchema as SchemaNode, recorder, ['oneOf', 'anyOf', 'allOf']);
     const inputSchema = toJsonSchema2020(recorder.describeInto('/inputSchema', root)) as AnthropicTool['input_schema'];
     const entry: AnthropicTool = { name: tool.name, description: tool.description, input_schema: inputSchema };
-    const examples = selectInputExamples(
-      (tool.examples ?? []).map((example) => example.input),
-      project.inputExamples ?? 0,
-    );
+    const examples = selectInputExamples(tool.examples, project.inputExamples ?? 0);
     if (examples.length > 0) entry.input_examples = examples;
     content.push(entry);
   });

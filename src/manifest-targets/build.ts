@@ -165,8 +165,7 @@ export class LossRecorder {
   /** Appends to `node.description` what was carried from the keywords dropped at `pointer`; returns `node`. */
   describeInto<T extends SchemaNode>(pointer: string, node: T): T {
     const notes = this.notes.get(pointer);
-    if (notes !== undefined && notes.length > 0)
-      setOwn(node, 'description', appendDescription(node.description, notes));
+    if (notes !== undefined) setOwn(node, 'description', appendDescription(node.description, notes));
     return node;
   }
 
@@ -291,11 +290,9 @@ export function rewriteKeywords<TState extends RewriteState>(table: KeywordTable
   }
 }
 
-/** A keyword's value with each of its subschemas (where the walker finds them) rewritten at its own pointer. */
+/** A walked keyword's value with each of its subschemas (where the walker finds them) rewritten at its own pointer. */
 function rewriteSubschemas(keyword: string, value: unknown, state: RewriteState): unknown {
-  const holder: SchemaNode = {};
-  setOwn(holder, keyword, value);
-  return mapSubschemas(holder, state.pointer, state.rewrite)[keyword];
+  return mapSubschemas({ [keyword]: value }, state.pointer, state.rewrite)[keyword];
 }
 
 /** Each schema of a list under `keyword`, rewritten at its own pointer. */

@@ -70,11 +70,10 @@ export function namespacedResponsesTools(
       groups.set(name, group);
     }
   }
-  const names = [...groups.keys()].sort();
-  const namespaces: OpenAiNamespaceTool[] = names.map((name) => {
-    const group = groups.get(name)!;
-    const categories = [...group.categories].sort().join(', ');
-    return { type: 'namespace', name, description: `Tools of the ${categories} category.`, tools: group.tools };
+  const namespaces: OpenAiNamespaceTool[] = [...groups.keys()].sort().map((name) => {
+    const { categories, tools } = groups.get(name)!;
+    const description = `Tools of the ${[...categories].sort().join(', ')} category.`;
+    return { type: 'namespace', name, description, tools };
   });
   const oversized = namespaces
     .filter((namespace) => namespace.tools.length > NAMESPACE_ADVISED_SIZE)

@@ -77,13 +77,8 @@ export interface GeminiToolManifest {
 function filter(node: unknown, pointer: string, recorder: LossRecorder): unknown {
   if (!isObject(node)) return node;
   const out: SchemaNode = {};
-  rewriteKeywords(GEMINI_KEYWORDS, {
-    node,
-    pointer,
-    out,
-    recorder,
-    rewrite: (schema, at) => filter(schema, at, recorder),
-  });
+  const rewrite = (schema: unknown, at: string): unknown => filter(schema, at, recorder);
+  rewriteKeywords(GEMINI_KEYWORDS, { node, pointer, out, recorder, rewrite });
   return recorder.describeInto(pointer, out);
 }
 

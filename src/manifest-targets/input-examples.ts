@@ -16,8 +16,7 @@ export const DEFAULT_INPUT_EXAMPLES = 5;
 
 /** The leaves of a JSON value as `pointer=json` strings (an empty object or array is a leaf). */
 function leaves(value: unknown, pointer = '', out = new Set<string>()): Set<string> {
-  const container = Array.isArray(value) || isObject(value);
-  const keys = container ? Object.keys(value as object) : [];
+  const keys = typeof value === 'object' && value !== null ? Object.keys(value) : [];
   if (keys.length === 0) {
     out.add(`${pointer}=${JSON.stringify(value)}`);
     return out;
@@ -36,23 +35,23 @@ function distance(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 }
 
 /**
- * At most `limit` of `inputs`, the most different first: the one with the most leaves (paths and
+ * At most `limit` of a tool's example inputs, the most different first: the one with the most leaves (paths and
  * values), then each time the one farthest (Jaccard distance over leaves) from those already taken;
  * ties go to the earlier example. Exact duplicates are taken once. Copies, never the model's values.
  */
-export function selectInputExamples(inputs: readonly unknown[], limit: number): Record<string, unknown>[] {
-  const candidates = inputs
-    .map((input, index) => ({ input, index, leaves: leaves(input), key: JSON.stringify(input) }))
-    .filter((candidate) => isObject(candidate.input))
+export function selectInputExamples(examples: ManifestTool['examples'], limit: number): Record<string, unknown>[] {
+  const candidates = (examples ?? [])
+    .map((example) => example.input)
+    .filter(isObject)
+    .map((input) => ({ input, leaves: leaves(input), key: JSON.stringify(input), nearest: Number.POSITIVE_INFINITY }))
     .filter((candidate, position, all) => all.findIndex((other) => other.key === candidate.key) === position);
   const chosen: typeof candidates = [];
-  const nearest = new Map(candidates.map((candidate) => [candidate.index, Number.POSITIVE_INFINITY]));
   while (chosen.length < limit && chosen.length < candidates.length) {
     let best: (typeof candidates)[number] | undefined;
     let bestScore = Number.NEGATIVE_INFINITY;
     for (const candidate of candidates) {
       if (chosen.includes(candidate)) continue;
-      const score = chosen.length === 0 ? candidate.leaves.size : nearest.get(candidate.index)!;
+      const score = chosen.length === 0 ? candidate.leaves.size : candidate.nearest;
       if (score > bestScore) {
         best = candidate;
         bestScore = score;
@@ -60,9 +59,9 @@ export function selectInputExamples(inputs: readonly unknown[], limit: number): 
     }
     chosen.push(best!);
     for (const candidate of candidates)
-      nearest.set(candidate.index, Math.min(nearest.get(candidate.index)!, distance(candidate.leaves, best!.leaves)));
+      candidate.nearest = Math.min(candidate.nearest, distance(candidate.leaves, best!.leaves));
   }
-  return chosen.map((candidate) => cloneJson(candidate.input) as Record<string, unknown>);
+  return chosen.map((candidate) => cloneJson(candidate.input));
 }
 
 /**
@@ -72,10 +71,7 @@ export function selectInputExamples(inputs: readonly unknown[], limit: number): 
  */
 export function describeExamples<T extends ManifestTool>(tools: readonly T[], limit: number): T[] {
   return tools.map((tool) => {
-    const examples = selectInputExamples(
-      (tool.examples ?? []).map((example) => example.input),
-      limit,
-    );
+    const examples = selectInputExamples(tool.examples, limit);
     if (examples.length === 0) return tool;
     const sentences = examples.map((example) => `Example input: ${JSON.stringify(example)}.`);
     return { ...tool, description: appendDescription(tool.description, sentences) };

@@ -190,14 +190,10 @@ function entrySchemas(entry: unknown): SchemaNode[] {
 export function entryCost(entry: unknown, target: ManifestTarget): EntryCost {
   const cost: EntryCost = { descriptions: 0, enums: 0, nestedSchemas: 0 };
   const count = (value: unknown) => countTargetTokens(JSON.stringify(value), target).tokens;
-  const visit = (value: unknown, parentKey: string | undefined): void => {
-    if (Array.isArray(value)) {
-      for (const item of value) visit(item, undefined);
-      return;
-    }
-    if (!isObject(value)) return;
-    for (const key of Object.keys(value)) {
-      const child = value[key];
+  // Every object and array of the entry; `parentKey`: the key (or index) it sits under.
+  const visit = (value: unknown, parentKey: string): void => {
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, child] of Object.entries(value)) {
       // Under `properties` a key is a property name, not a keyword.
       if (parentKey !== 'properties') {
         if (key === 'description' && typeof child === 'string') cost.descriptions += count(child);
@@ -206,7 +202,7 @@ export function entryCost(entry: unknown, target: ManifestTarget): EntryCost {
       visit(child, key);
     }
   };
-  visit(entry, undefined);
+  visit(entry, '');
   for (const schema of entrySchemas(entry)) {
     for (const key of ['definitions', '$defs']) if (schema[key] !== undefined) cost.nestedSchemas += count(schema[key]);
     const properties = isObject(schema.properties) ? schema.properties : {};

@@ -98,15 +98,25 @@ const TYPE_TESTS: Readonly<Record<string, (value: unknown) => boolean>> = {
   integer: (value) => typeof value === 'number' && Number.isInteger(value),
   boolean: (value) => typeof value === 'boolean',
   null: (value) => value === null,
-  array: (value) => Array.isArray(value),
-  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  array: Array.isArray,
+  object: isObject,
 };
+
+/** The bounds decided here, on a number or on a string's length in code points: whether `value` is within `bound`. */
+const BOUNDS = new Map<string, (value: unknown, bound: number) => boolean>([
+  ['minimum', (value, bound) => typeof value !== 'number' || value >= bound],
+  ['maximum', (value, bound) => typeof value !== 'number' || value <= bound],
+  ['exclusiveMinimum', (value, bound) => typeof value !== 'number' || value > bound],
+  ['exclusiveMaximum', (value, bound) => typeof value !== 'number' || value < bound],
+  ['minLength', (value, bound) => typeof value !== 'string' || [...value].length >= bound],
+  ['maxLength', (value, bound) => typeof value !== 'string' || [...value].length <= bound],
+]);
 
 /** Whether a string or number meets one keyword; undefined when the keyword is not one decided here. */
 function meetsKeyword(key: string, bound: unknown, value: unknown): boolean | undefined {
   if (isAnnotation(key)) return true;
-  const number = typeof value === 'number' ? value : undefined;
-  const text = typeof value === 'string' ? value : undefined;
+  const within = BOUNDS.get(key);
+  if (within !== undefined) return typeof bound === 'number' && within(value, bound);
   switch (key) {
     case 'type': {
       const types = Array.isArray(bound) ? bound : [bound];
@@ -116,20 +126,8 @@ function meetsKeyword(key: string, bound: unknown, value: unknown): boolean | un
       return Array.isArray(bound) && bound.some((item) => item === value);
     case 'const':
       return bound === value;
-    case 'minimum':
-      return typeof bound === 'number' && (number === undefined || number >= bound);
-    case 'maximum':
-      return typeof bound === 'number' && (number === undefined || number <= bound);
-    case 'exclusiveMinimum':
-      return typeof bound === 'number' && (number === undefined || number > bound);
-    case 'exclusiveMaximum':
-      return typeof bound === 'number' && (number === undefined || number < bound);
-    case 'minLength':
-      return typeof bound === 'number' && (text === undefined || [...text].length >= bound);
-    case 'maxLength':
-      return typeof bound === 'number' && (text === undefined || [...text].length <= bound);
     case 'pattern':
-      return typeof bound === 'string' && (text === undefined || testPattern(bound, text));
+      return typeof bound === 'string' && (typeof value !== 'string' || testPattern(bound, value));
     default:
       return undefined;
   }

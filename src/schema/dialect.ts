@@ -6,6 +6,7 @@
  * says, and only warned about by the generator. Shared by the generator and the runtime compiler
  * so both accept exactly the same schemas. Its keyword lists come from the keyword table.
  */
+import type { Logger } from 'ajv';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { nearestName } from '../text/nearest-name.js';
 import { resolveLocalRef } from './json-pointer.js';
@@ -97,11 +98,7 @@ const IGNORED_DEFAULT_MESSAGE = /^strict mode: default is ignored (in the schema
  * thrown, exactly as `strict: true` would. The generator reports the ignored ones as warnings, with
  * their positions, before it compiles.
  */
-export function lenientStrictLogger(dialect: SchemaDialect): {
-  log: (...args: unknown[]) => void;
-  warn: (...args: unknown[]) => void;
-  error: (...args: unknown[]) => void;
-} {
+export function lenientStrictLogger(dialect: SchemaDialect): Logger {
   return {
     log: () => {},
     warn: (...args: unknown[]) => {

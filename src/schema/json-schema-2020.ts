@@ -1,6 +1,6 @@
 import { keywordsWhere, type SubschemaPosition } from './keywords.js';
-import { unescapePointerSegment } from './json-pointer.js';
-import { isObject, mapSubschemas, setOwn } from './walk.js';
+import { unescapePointerSegment, valueAt } from './json-pointer.js';
+import { isObject, mapSubschemas, mergeEntries, setOwn } from './walk.js';
 
 /** The 2020-12 meta-schema URI, as `$schema` declares it. */
 export const JSON_SCHEMA_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
@@ -73,10 +73,7 @@ export function sourcePointerTokens(source: unknown, tokens: readonly string[]):
         own = 'dependencies';
     }
     out.push(own);
-    node =
-      (isObject(node) || Array.isArray(node)) && Object.hasOwn(node, own)
-        ? (node as Record<string, unknown>)[own]
-        : undefined;
+    node = valueAt(node, [own]);
   }
   return out;
 }
@@ -123,7 +120,8 @@ function translate(node: unknown, root: boolean): unknown {
     if (NOT_IN_DRAFT_07.has(key) || (key === '$schema' && !root) || (key === 'additionalItems' && !tuple)) continue;
     if (key === '$ref' && typeof value === 'string') setOwn(out, key, translateRef(value));
     else if (key === '$id' && typeof value === 'string' && value.includes('#')) translateIdWithFragment(out, value);
-    else if ((key === '$defs' || (key === 'definitions' && !defsTaken)) && isObject(value)) mergeIntoDefs(out, value);
+    else if ((key === '$defs' || (key === 'definitions' && !defsTaken)) && isObject(value))
+      mergeEntries(out, '$defs', value);
     // A tuple becomes `prefixItems` (an empty tuple constrains nothing).
     else if (key === 'items' && tuple) {
       if ((value as unknown[]).length > 0) setOwn(out, 'prefixItems', value);
@@ -139,13 +137,6 @@ function translateIdWithFragment(out: Node, value: string): void {
   const [id, anchor] = [value.slice(0, value.indexOf('#')), value.slice(value.indexOf('#') + 1)];
   if (id !== '') setOwn(out, '$id', id);
   if (/^[A-Za-z][-A-Za-z0-9.:_]*$/.test(anchor)) setOwn(out, '$anchor', anchor);
-}
-
-/** Adds translated definitions to `out.$defs` (`definitions` and `$defs` share it when no name clashes). */
-function mergeIntoDefs(out: Node, translated: Node): void {
-  const merged: Node = isObject(out.$defs) ? (out.$defs as Node) : {};
-  for (const name of Object.keys(translated)) setOwn(merged, name, translated[name]);
-  setOwn(out, '$defs', merged);
 }
 
 /** Translated `dependencies` split by kind: name arrays into `dependentRequired`, schemas into `dependentSchemas`. */

@@ -3,7 +3,7 @@
  * the provider manifests' builders and the diff's rules speak draft-07.
  */
 import { schemaDialect } from './dialect.js';
-import { cloneJson, isObject, mapSubschemas, setOwn } from './walk.js';
+import { cloneJson, isObject, mapSubschemas, mergeEntries, setOwn } from './walk.js';
 
 /** The keywords whose entries end up in draft-07's `dependencies` (its own, and 2020-12's two halves of it). */
 const DEPENDENCIES = new Set(['dependencies', 'dependentRequired', 'dependentSchemas']);
@@ -43,19 +43,12 @@ function convert(node: unknown, definitions: boolean): unknown {
     if (key === '$ref' && definitions && typeof value === 'string') setOwn(out, key, draft07Ref(value));
     else if (key === 'prefixItems' && tuple) setOwn(out, 'items', value);
     else if (key === 'items') setOwn(out, tuple ? 'additionalItems' : 'items', value);
-    else if (DEPENDENCIES.has(key) && isObject(value)) mergeDependencies(out, value);
+    else if (DEPENDENCIES.has(key) && isObject(value)) mergeEntries(out, 'dependencies', value);
     else if (key === '$defs' && definitions && !Object.hasOwn(node, 'definitions') && isObject(value))
       setOwn(out, 'definitions', value);
     else setOwn(out, key, value);
   }
   return out;
-}
-
-/** Property lists and converted schemas, into one `dependencies` whatever the keys' order. */
-function mergeDependencies(out: Record<string, unknown>, value: Record<string, unknown>): void {
-  const dependencies = isObject(out.dependencies) ? out.dependencies : {};
-  for (const name of Object.keys(value)) setOwn(dependencies, name, value[name]);
-  setOwn(out, 'dependencies', dependencies);
 }
 
 /** `#/$defs/X/prefixItems/0` → `#/definitions/X/items/0`; other refs unchanged. */

@@ -133,11 +133,6 @@ export function keywordsOfDialect(dialect: SchemaDialect): ReadonlySet<string> {
   return new Set(keywordsWhere((info) => info.dialects.includes(dialect)));
 }
 
-/** The keywords whose value holds subschemas at `position` (in walk order). */
-export function keywordsAt(position: SubschemaPosition): readonly string[] {
-  return keywordsWhere((info) => info.subschemas === position);
-}
-
 /** The keywords that hold a schema's definitions: draft-07's `definitions` and 2020-12's `$defs` (Ajv resolves `$ref`s into both, in both dialects). */
 export const DEFINITION_CONTAINERS = ['definitions', '$defs'] as const;
 

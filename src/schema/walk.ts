@@ -5,7 +5,7 @@
  * (own properties only, `__proto__` kept as data).
  */
 import { escapePointerSegment } from './json-pointer.js';
-import { keywordsAt, type SubschemaPosition } from './keywords.js';
+import { keywordsWhere, SCHEMA_KEYWORDS, type SubschemaPosition } from './keywords.js';
 
 /** A schema object as the walker hands it over (boolean schemas have no subschemas and are not visited). */
 export type SchemaNode = Record<string, unknown>;
@@ -16,14 +16,15 @@ export interface SubschemaPlace {
   readonly at?: string | number;
 }
 
-/** Where subschemas sit, in the order a walk visits them (the keyword table's rows are in this order too). */
-const WALK_ORDER: readonly SubschemaPosition[] = ['map', 'schema', 'list', 'schema-or-list', 'map-of-schema-or-names'];
-
-/** Every subschema keyword → where its value holds subschemas, and its rank in walk order. */
+/**
+ * Every subschema keyword → where its value holds subschemas, and its rank in walk order: the keyword
+ * table's row order (maps, single schemas, lists, `items`, `dependencies`).
+ */
 const SUBSCHEMA_PLACES: ReadonlyMap<string, { readonly rank: number; readonly position: SubschemaPosition }> = new Map(
-  WALK_ORDER.flatMap((position) => keywordsAt(position).map((keyword) => ({ keyword, position }))).map(
-    ({ keyword, position }, rank) => [keyword, { rank, position }],
-  ),
+  keywordsWhere((info) => info.subschemas !== undefined).map((keyword, rank) => [
+    keyword,
+    { rank, position: SCHEMA_KEYWORDS.get(keyword)!.subschemas! },
+  ]),
 );
 
 /** A plain object (not null, not an array). */
@@ -38,6 +39,14 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   if (key === '__proto__')
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
+}
+
+/** Adds the entries of `entries` to the map at `target[key]`, made (after `target`'s other keys) when there is none. */
+export function mergeEntries(target: Record<string, unknown>, key: string, entries: Record<string, unknown>): void {
+  const current = target[key];
+  const map = isObject(current) ? current : {};
+  for (const name of Object.keys(entries)) setOwn(map, name, entries[name]);
+  setOwn(target, key, map);
 }
 
 /** A copy of an object with each value replaced by `map(value, key)`, `{}` for a value that is no object (`__proto__` kept as data). */
@@ -165,21 +174,28 @@ export function walkSchema<TNode extends object = SchemaNode>(
 
 /**
  * A copy of a schema object with each direct subschema replaced by `map(child, pointer)` (the subschemas
- * `forEachSubschema` hands over) and every other value copied (`__proto__` kept as data).
+ * `forEachSubschema` hands over, in its order) and every other value copied (`__proto__` kept as data),
+ * in the schema's own key order. A subschema is handed to `map` as it is, never copied here: a walk
+ * that maps every level copies each node once.
  */
 export function mapSubschemas(
   schema: SchemaNode,
   pointer: string,
   map: (child: unknown, pointer: string) => unknown,
 ): SchemaNode {
-  const out = mapValues(schema, cloneJson);
+  // keyword → its mapped subschemas by name or index (a single schema's under `undefined`).
+  const mapped = new Map<string, Map<string | number | undefined, unknown>>();
   forEachSubschema(schema, pointer, (child, childPointer, { keyword, at }) => {
-    const mapped = map(child, childPointer);
-    if (at === undefined) setOwn(out, keyword, mapped);
-    else if (typeof at === 'number') (out[keyword] as unknown[])[at] = mapped;
-    else setOwn(out[keyword] as Record<string, unknown>, at, mapped);
+    const places = mapped.get(keyword) ?? new Map<string | number | undefined, unknown>();
+    mapped.set(keyword, places.set(at, map(child, childPointer)));
   });
-  return out;
+  return mapValues(schema, (value, keyword) => {
+    const places = mapped.get(keyword);
+    if (places === undefined) return cloneJson(value);
+    if (places.has(undefined)) return places.get(undefined);
+    const entry = (item: unknown, at: string | number) => (places.has(at) ? places.get(at) : cloneJson(item));
+    return Array.isArray(value) ? value.map(entry) : mapValues(value, entry);
+  });
 }
 
 /**

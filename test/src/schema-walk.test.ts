@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keywordsWhere } from '../../src/schema/keywords.js';
+import { deepFreeze } from '../../src/schema/freeze.js';
 import { forEachSubschema, mapSchema, walkSchema } from '../../src/schema/walk.js';
 
 /** A schema with one subschema at every position of both dialects (`{ title: <pointer> }` each). */
@@ -141,5 +142,38 @@ describe('the schema walker', () => {
     expect(mapped.items).toEqual([{ type: 'string', title: '/items/0' }]);
     expect(mapped.default).toEqual({ type: 'string' });
     expect(JSON.stringify(schema)).toBe(text);
+  });
+
+  it('copies each node of a deep schema once, in its own key order, sharing nothing with the input', () => {
+    // The deepest node's `type` counts its reads: each copy of the node reads it once.
+    let reads = 0;
+    const leaf = Object.defineProperty({ title: 'leaf' }, 'type', {
+      enumerable: true,
+      get: () => {
+        reads += 1;
+        return 'string';
+      },
+    });
+    const levels: Array<(schema: unknown) => object> = [
+      (schema) => ({ type: 'object', properties: { a: schema }, required: ['a'] }),
+      (schema) => ({ items: [schema, true], minItems: 1 }),
+      (schema) => ({ title: 'not', not: schema }),
+      (schema) => ({ dependencies: { a: schema, b: ['a'] }, description: 'deps' }),
+      (schema) => ({ $comment: 'x', anyOf: [schema] }),
+      (schema) => ({ items: schema, enum: [{ items: {} }] }),
+      (schema) => ({ definitions: { d: schema }, $ref: '#/definitions/d' }),
+    ];
+    const schema = deepFreeze(levels.reduce<unknown>((inner, wrap) => wrap(inner), leaf));
+    const mapped = mapSchema(schema, '', () => undefined);
+    expect(reads).toBe(1);
+    expect(JSON.stringify(mapped)).toBe(JSON.stringify(schema));
+    const objects = (value: unknown, into = new Set<unknown>()): Set<unknown> => {
+      if (typeof value !== 'object' || value === null) return into;
+      into.add(value);
+      for (const child of Object.values(value)) objects(child, into);
+      return into;
+    };
+    const given = objects(schema);
+    expect([...objects(mapped)].filter((object) => given.has(object))).toEqual([]);
   });
 });

@@ -10,19 +10,20 @@ describe('input examples, the most different first', () => {
   const nearer = { city: 'Paris', units: 'imperial' };
   const rich = { city: 'Oslo', units: 'metric', days: 3, hourly: true };
   const far = { coordinates: { lat: 1, lon: 2 } };
+  const examples = (...inputs: unknown[]) => inputs.map((input) => ({ input }));
 
   it('starts with the richest, then takes each time the one farthest from those taken', () => {
     // rich has the most leaves (4). nearer and far share none with it (distance 1; nearer comes first),
     // near shares `units` (1 - 1/5). Then far (nothing shared with either) before near (shares `city` with nearer).
-    expect(selectInputExamples([near, nearer, rich, far], 4)).toEqual([rich, nearer, far, near]);
+    expect(selectInputExamples(examples(near, nearer, rich, far), 4)).toEqual([rich, nearer, far, near]);
   });
 
   it('stops at the limit, takes a duplicate once, skips non-object inputs and copies what it takes', () => {
-    const taken = selectInputExamples([near, near, 'text', rich], 5);
+    const taken = selectInputExamples(examples(near, near, 'text', rich), 5);
     expect(taken).toEqual([rich, near]);
     expect(taken[1]).not.toBe(near);
-    expect(selectInputExamples([near, rich, far], 1)).toEqual([rich]);
-    expect(selectInputExamples([near], 0)).toEqual([]);
+    expect(selectInputExamples(examples(near, rich, far), 1)).toEqual([rich]);
+    expect(selectInputExamples(examples(near), 0)).toEqual([]);
   });
 
   it('go into an Anthropic entry as input_examples only when the project asks for them', () => {
