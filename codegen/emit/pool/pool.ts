@@ -138,13 +138,6 @@ function preloadedPackages(): string[] {
   return ['prettier', 'json-schema-to-typescript', 'handlebars', 'ajv'].map((name) => import.meta.resolve(name));
 }
 
-/** One started worker and how it stopped, if it did (recorded from its start, so no error goes unheard). */
-interface PooledWorker {
-  worker: Worker;
-  stopped?: Error;
-  onStop?: (error: Error) => void;
-}
-
 /** Tasks handed to one worker before its answers come back (keeps it busy between messages). */
 const TASKS_PER_WORKER = 2;
 
@@ -163,30 +156,16 @@ export async function emitOnPool(
   local: (tool: ToolModel) => Promise<EmitOutcome>,
   onOutcome: (tool: ToolModel, outcome: EmitOutcome | Lost) => void,
 ): Promise<void> {
-  const pooled = withWorkerLimits(
-    () => Array.from({ length: count }, (): PooledWorker => ({ worker: startWorker() })),
-    (entries) =>
-      Promise.all(
-        entries.map(({ worker }) => new Promise((settle) => worker.once('online', settle).once('exit', settle))),
-      ),
+  const workers = withWorkerLimits(
+    () => Array.from({ length: count }, () => startWorker()),
+    (started) =>
+      Promise.all(started.map((worker) => new Promise((settle) => worker.once('online', settle).once('exit', settle)))),
   );
-  for (const entry of pooled) {
-    const stop = (error: Error) => {
-      if (entry.stopped !== undefined) return;
-      entry.stopped = error;
-      entry.onStop?.(error);
-    };
-    entry.worker.on('error', stop);
-    entry.worker.on('exit', (code) => stop(new Error(`the emit worker stopped (exit code ${code})`)));
-  }
   // The tools go out to the workers, `TASKS_PER_WORKER` each at a time, and one at a time to `local`.
   const done = new Uint8Array(tools.length);
   let next = 0;
   let settled = 0;
   const handedOut = new Promise<void>((resolve, reject) => {
-    const finishIfDone = () => {
-      if (settled === tools.length) resolve();
-    };
     const settle = (index: number, outcome: EmitOutcome | Lost) => {
       if (done[index] === 1) return;
       done[index] = 1;
@@ -197,17 +176,21 @@ export async function emitOnPool(
       } catch (error) {
         reject(error);
       }
-      finishIfDone();
+      if (settled === tools.length) resolve();
     };
-    for (const entry of pooled) {
-      const { worker } = entry;
+    // Each worker's listeners are set in the tick that started it, so no error or exit goes unheard.
+    for (const worker of workers) {
       const inFlight = new Set<number>();
-      const die = (error: Error) => {
+      let stopped = false;
+      const stop = (error: Error) => {
+        stopped = true;
         for (const index of inFlight) settle(index, { lost: error });
         inFlight.clear();
       };
+      worker.on('error', stop);
+      worker.on('exit', (code) => stop(new Error(`the emit worker stopped (exit code ${code})`)));
       const feed = () => {
-        while (entry.stopped === undefined && inFlight.size < TASKS_PER_WORKER && next < tools.length) {
+        while (!stopped && inFlight.size < TASKS_PER_WORKER && next < tools.length) {
           const index = next++;
           inFlight.add(index);
           const task: EmitTask = { index, tool: tools[index]!, stub: stubs.has(tools[index]!.name) };
@@ -233,8 +216,6 @@ export async function emitOnPool(
               },
         );
       });
-      if (entry.stopped !== undefined) continue;
-      entry.onStop = die;
       worker.postMessage({ setup } satisfies EmitSetup);
       feed();
     }
@@ -245,12 +226,11 @@ export async function emitOnPool(
         settle(index, await local(tools[index]!));
         await new Promise((resolve) => setImmediate(resolve));
       }
-      finishIfDone();
     })();
   });
   try {
     await handedOut;
   } finally {
-    await Promise.all(pooled.map((entry) => entry.worker.terminate()));
+    await Promise.all(workers.map((worker) => worker.terminate()));
   }
 }
