@@ -17,7 +17,7 @@ import {
   rmSync,
   statSync,
   writeFileSync,
-  writeSync,
+  writevSync,
 } from 'node:fs';
 import path from 'node:path';
 import { toPosix } from './load.js';
@@ -212,14 +212,11 @@ function differsOnDisk(onDisk: string, file: GeneratedFile): boolean {
   return false;
 }
 
-/** Writes `chunks` one after the other to a new file (never joined into one buffer). */
+/** Writes `chunks` one after the other to a new file (never joined into one buffer; libuv writes them all). */
 function writeChunks(file: string, chunks: readonly Buffer[]): void {
   const fd = openSync(file, 'w');
   try {
-    for (const chunk of chunks) {
-      let offset = 0;
-      while (offset < chunk.length) offset += writeSync(fd, chunk, offset, chunk.length - offset);
-    }
+    writevSync(fd, chunks);
   } finally {
     closeSync(fd);
   }
