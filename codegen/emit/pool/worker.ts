@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { GeneratedFile } from '../../model.js';
 import { createToolEmitter } from '../tool-files.js';
-import type { EmitReply, EmitSetup, EmitTask, WireFile } from './messages.js';
+import { describeError, type EmitReply, type EmitSetup, type EmitTask, type WireFile } from './messages.js';
 
 const encoder = new TextEncoder();
 
@@ -22,17 +22,6 @@ function toWire(file: GeneratedFile, transfer: ArrayBuffer[]): WireFile {
   const bytes = encoder.encode(file.content);
   transfer.push(bytes.buffer as ArrayBuffer);
   return { ...wire, bytes };
-}
-
-/** Describes a thrown value (describing it cannot throw). */
-function described(error: unknown): { name: string; message: string } {
-  try {
-    return error instanceof Error
-      ? { name: error.name, message: error.message }
-      : { name: 'Error', message: String(error) };
-  } catch {
-    return { name: 'Error', message: 'an exception that cannot be described' };
-  }
 }
 
 if (parentPort !== null) {
@@ -57,7 +46,7 @@ if (parentPort !== null) {
         reply = { index: task.index, files, manifests: output.manifests, ...(stub ? { stub } : {}) };
       } catch (error) {
         transfer.length = 0;
-        reply = { index: task.index, error: described(error) };
+        reply = { index: task.index, error: describeError(error) };
       }
       port.postMessage(reply, transfer);
     });
