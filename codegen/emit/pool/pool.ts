@@ -53,13 +53,6 @@ function fromWire(wire: WireFile): GeneratedFile {
   }) as GeneratedFile;
 }
 
-/** An Error carrying a worker's error name and message, so `emitFailure` describes it as in process. */
-function remoteError(error: { name: string; message: string }): Error {
-  const made = new Error(error.message);
-  made.name = error.name;
-  return made;
-}
-
 /**
  * A worker's heap cap: its live set is one tool in flight plus the emitters, and a cap makes
  * V8 collect instead of letting garbage grow the heap to a multiple of that (peak RSS, P7). Its
@@ -205,10 +198,11 @@ export async function emitOnPool(
       worker.on('message', (reply: EmitReply) => {
         inFlight.delete(reply.index);
         feed();
+        // A worker's error as an Error of its name and message, so `emitFailure` describes it as in process.
         settle(
           reply.index,
           'error' in reply
-            ? { error: remoteError(reply.error) }
+            ? { error: Object.assign(new Error(reply.error.message), { name: reply.error.name }) }
             : {
                 files: reply.files.map(fromWire),
                 manifests: reply.manifests,
