@@ -1,16 +1,11 @@
 /**
- * What crosses the thread boundary between the emit pool (pool.ts) and its workers (worker.ts): the
- * set-up every task shares, one task per tool, and each tool's answer (a thrown value as its name
- * and message, described alike on either side).
+ * What crosses the thread boundary between the emit pool (pool.ts) and its workers (worker.ts), past
+ * the set-up every task shares (the in-process emitter's options, the worker's `workerData`): one
+ * task per tool, and each tool's answer (a thrown value as its name and message, described alike on
+ * either side).
  */
 import type { GeneratedFile, ToolModel } from '../../model.js';
 import type { ToolManifests } from '../manifests/index.js';
-import type { ToolEmitterOptions } from '../tool-files.js';
-
-/** The first message a worker gets: what every task shares (the in-process emitter's options). */
-export interface EmitSetup {
-  setup: ToolEmitterOptions;
-}
 
 /** One tool to emit; `stub` when its implementation stub is wanted too. */
 export interface EmitTask {

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { GenerateOptions } from '../../config/options.js';
 import type { GeneratedFile, ToolModel } from '../../model.js';
 import type { ToolEmitterOptions, ToolOutput } from '../tool-files.js';
-import type { EmitReply, EmitSetup, EmitTask, WireFile } from './messages.js';
+import type { EmitReply, EmitTask, WireFile } from './messages.js';
 
 /** Below this many tools to emit, the emit stage stays in process: starting workers costs more than it saves. */
 const DEFAULT_WORKER_THRESHOLD = 200;
@@ -97,14 +97,16 @@ export function withWorkerLimits<T>(start: () => T, online: (started: T) => Prom
 }
 
 /**
- * Starts one emit worker. From the TypeScript sources (tsx, vitest) the worker gets no loader of
- * its own in Node 20, so a small CommonJS bootstrap loads the emitters' packages, registers tsx and
- * imports the entry; from the built package the entry is plain JavaScript.
+ * Starts one emit worker, the set-up every task shares as its `workerData`. From the TypeScript
+ * sources (tsx, vitest) the worker gets no loader of its own in Node 20, so a small CommonJS
+ * bootstrap loads the emitters' packages, registers tsx and imports the entry; from the built
+ * package the entry is plain JavaScript.
  */
-function startWorker(): Worker {
+function startWorker(setup: ToolEmitterOptions): Worker {
+  const options = { workerData: setup, resourceLimits: workerLimits() };
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
-  if (!fromSource) return new Worker(entry, { resourceLimits: workerLimits() });
+  if (!fromSource) return new Worker(entry, options);
   const tsxApi = pathToFileURL(
     createRequire(import.meta.url)
       .resolve('tsx/esm/api')
@@ -118,7 +120,7 @@ function startWorker(): Worker {
     (await import(${JSON.stringify(tsxApi)})).register();
     await import(${JSON.stringify(entry.href)});
   })();`;
-  return new Worker(bootstrap, { eval: true, resourceLimits: workerLimits() });
+  return new Worker(bootstrap, { ...options, eval: true });
 }
 
 /**
@@ -150,7 +152,7 @@ export async function emitOnPool(
   onOutcome: (tool: ToolModel, outcome: EmitOutcome | Lost) => void,
 ): Promise<void> {
   const workers = withWorkerLimits(
-    () => Array.from({ length: count }, () => startWorker()),
+    () => Array.from({ length: count }, () => startWorker(setup)),
     (started) =>
       Promise.all(started.map((worker) => new Promise((settle) => worker.once('online', settle).once('exit', settle)))),
   );
@@ -210,7 +212,6 @@ export async function emitOnPool(
               },
         );
       });
-      worker.postMessage({ setup } satisfies EmitSetup);
       feed();
     }
     void (async () => {
