@@ -17,10 +17,11 @@ import {
   rmSync,
   statSync,
   writeFileSync,
-  writeSync,
+  writevSync,
 } from 'node:fs';
 import path from 'node:path';
 import { toPosix } from './load.js';
+import type { EmitOutput } from './emit/project.js';
 import type { GeneratedFile } from './model.js';
 import { compareStrings } from '../src/manifest-targets/build.js';
 
@@ -108,14 +109,11 @@ function applyCommit(outDir: string, record: CommitRecord): void {
 /**
  * A run's changes to the output, staged beside it as the run emits: each file is compared with the
  * current output when it arrives (size, then bytes), written to the staging folder when it differs,
- * and then forgotten, so a run holds no file's text longer than its emission. Nothing is created
- * until the first file that differs (a run that changes nothing writes nothing).
+ * and then forgotten, so a run holds no file's text longer than its emission; a kept file is counted
+ * as unchanged, never read. Nothing is created until the first file that differs (a run that
+ * changes nothing writes nothing).
  */
-export interface OutputStaging {
-  /** Stages a file this run made. */
-  put(file: GeneratedFile): void;
-  /** Counts a file the caller knows to be unchanged in the current output (never read). */
-  keep(relPath: string): void;
+export interface OutputStaging extends EmitOutput {
   /**
    * Applies the staged changes when anything differs (stale, missing or extra files), then creates
    * each of `stubs` that is absent; answers how the output differed and the stubs created (with
@@ -212,14 +210,11 @@ function differsOnDisk(onDisk: string, file: GeneratedFile): boolean {
   return false;
 }
 
-/** Writes `chunks` one after the other to a new file (never joined into one buffer). */
+/** Writes `chunks` one after the other to a new file (never joined into one buffer; libuv writes them all). */
 function writeChunks(file: string, chunks: readonly Buffer[]): void {
   const fd = openSync(file, 'w');
   try {
-    for (const chunk of chunks) {
-      let offset = 0;
-      while (offset < chunk.length) offset += writeSync(fd, chunk, offset, chunk.length - offset);
-    }
+    writevSync(fd, chunks);
   } finally {
     closeSync(fd);
   }

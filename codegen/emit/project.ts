@@ -15,6 +15,7 @@ import {
   withNameCollisions,
 } from './manifests/index.js';
 import { collectWhenGrown } from './pool/collect-garbage.js';
+import { describeError } from './pool/messages.js';
 import { emitOnPool, workerCount, type EmitOutcome, type WorkerOptions } from './pool/pool.js';
 import { emitRegistry } from './registry.js';
 import type { EmitSettings } from './settings.js';
@@ -141,19 +142,14 @@ function emitFailure(tool: ToolModel, error: unknown): Problem[] {
   // A schema Ajv rejects (emit/validators.ts compiles it) is a problem of the definition, at that schema.
   const rejected = rejectedSchemaProblems(tool, error);
   if (rejected !== undefined) return rejected;
-  let detail: string;
-  try {
-    detail = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  } catch {
-    detail = 'an exception that cannot be described';
-  }
+  const { name, message } = describeError(error);
   return [
     {
       file: tool.source.file,
       line: 1,
       column: 1,
       pointer: '',
-      message: `the generator failed on this tool (${detail})`,
+      message: `the generator failed on this tool (${name}: ${message})`,
       hint: 'a bug in toolsmith or a library it uses: please report it with this definition; until then, simplify the part of the schema the error points at',
     },
   ];

@@ -52,7 +52,8 @@ export class AssembledFile {
 
   constructor(
     readonly path: string,
-    readonly layout: { head: string; separator: string; tail: string },
+    /** `empty`: the whole file when no entry was written (without it, such a file is its tail alone). */
+    readonly layout: { head: string; separator: string; tail: string; empty?: string },
   ) {}
 
   /** Whether an entry was written. */
@@ -68,8 +69,9 @@ export class AssembledFile {
     this.segments.ranges.push(start, this.offset);
   }
 
-  /** The file, with its tail (`tail`, else its layout's). */
+  /** The file, with its tail (`tail`, else its layout's); with no entry written, its layout's `empty` where it has one. */
   close(tail = this.layout.tail): GeneratedFile {
+    if (!this.opened && this.layout.empty !== undefined) return textFile(this.path, this.layout.empty);
     this.write(tail);
     return chunksFile(this.path, this.chunks);
   }

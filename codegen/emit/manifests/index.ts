@@ -6,7 +6,7 @@
 import type { EmitContext, FileSegments, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
 import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { markdownBanner } from '../banner.js';
-import { AssembledFile, InNameOrder, textFile } from './assembled-file.js';
+import { AssembledFile, InNameOrder } from './assembled-file.js';
 import { withNameCollisions } from './host-report.js';
 import { LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
 import { addNamespaced } from './namespaced.js';
@@ -62,16 +62,17 @@ export function createManifestAssembler(
     unavailable: dictionary(),
   };
   const targets = plan.files.map((file) => file.target);
-  const banner = markdownBanner('the tool definitions', ctx).trimEnd();
   // One per enabled target, in the targets' order (the tail is known at `finish`: whether a listed tool is deferred).
-  const targetFiles = plan.files.map((file) => new AssembledFile(file.path, file.layout));
+  const targetFiles = plan.files.map((file) => new AssembledFile(file.path, { ...file.layout, empty: file.empty }));
   const { json, markdown } = LOSS_REPORT_LAYOUT;
+  const markdownHead = markdown.head(markdownBanner('the tool definitions', ctx).trimEnd());
+  // With no tool the reports are still written: an empty object, and the Markdown's introduction alone.
   const reportFiles =
-    targets.length === 0 || names.length === 0
+    targets.length === 0
       ? []
       : [
-          new AssembledFile(json.path, { ...json, head: json.head() }),
-          new AssembledFile(markdown.path, { ...markdown, head: markdown.head(banner) }),
+          new AssembledFile(json.path, { ...json, head: json.head(), empty: '{}\n' }),
+          new AssembledFile(markdown.path, { ...markdown, head: markdownHead, empty: `${markdownHead.trimEnd()}\n` }),
         ];
   // Each tool's entries without indentation, as bytes (off the heap) until `finish` counts them.
   const compact = new Map<string, Buffer>();
@@ -80,7 +81,7 @@ export function createManifestAssembler(
     part.entries.forEach((entry, index) => {
       if (entry !== null) targetFiles[index]!.append(part.name, entry);
     });
-    if (part.lossText !== undefined && reportFiles.length > 0) {
+    if (part.lossText !== undefined) {
       reportFiles[0]!.append(part.name, part.lossText.json);
       reportFiles[1]!.append(part.name, part.lossText.markdown);
     }
@@ -164,19 +165,13 @@ export function createManifestAssembler(
     return tails;
   }
 
-  /** The assembled files by path (each closed with its tail; a target's with no tool listed, its empty content) and their ranges. */
+  /** The assembled files by path (each closed with its tail, or its empty content when it lists no tool) and their ranges. */
   function assembledFiles(tails: ReadonlyMap<string, string>) {
     const files = new Map<string, GeneratedFile>();
     const segments: Record<string, FileSegments> = {};
-    for (const [index, file] of [...targetFiles, ...reportFiles].entries()) {
-      const empty = file.opened ? undefined : plan.files[index]?.empty;
-      files.set(file.path, empty === undefined ? file.close(tails.get(file.path)) : textFile(file.path, empty));
+    for (const file of [...targetFiles, ...reportFiles]) {
+      files.set(file.path, file.close(tails.get(file.path)));
       segments[file.path] = file.segments;
-    }
-    // With no tool the reports are still written: an empty object, and the Markdown's introduction alone.
-    if (targets.length > 0 && names.length === 0) {
-      files.set(json.path, textFile(json.path, '{}\n'));
-      files.set(markdown.path, textFile(markdown.path, `${markdown.head(banner).trimEnd()}\n`));
     }
     return { files, ...(names.length > 0 ? { segments } : {}) };
   }

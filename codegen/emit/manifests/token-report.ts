@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { GeneratedFile, Problem } from '../../model.js';
-import type { ManifestOptions, TokenBudgets, TokenReport, ToolTokens } from './types.js';
+import type { ManifestOptions, TokenBudgets, TokenReport } from './types.js';
 import { dictionary, ownValue } from '../../dictionary.js';
 import { textFile } from './assembled-file.js';
 import { formatPointer } from '../../../src/schema/json-pointer.js';
@@ -26,53 +26,51 @@ export const TOKEN_REPORT_PATH = 'manifests/token-report.json';
 /** How many of the biggest tools a budget warning names. */
 const BUDGET_WARNING_TOOLS = 5;
 
+/** A tool's row of the report: its entries' hash, its count in each target listing it, keys sorted. */
+type ToolRow = TokenReport['tools'][string];
+
 /**
- * A tool's counts from its entries' JSON (`JSON.stringify(entry)`, per enabled target; null where the
+ * A tool's row from its entries' JSON (`JSON.stringify(entry)`, per enabled target; null where the
  * target does not list it). The hash is sha256 over `<target>\n<json>\n` of each listed entry, in
  * file order: it changes exactly when one of the tool's entries does. `previous` (the tool's row in the
- * last report) is answered as it is when its hash is the same.
+ * last report) is answered as it is when its hash is the same. `estimated: true` when an exact count
+ * had a run too long to merge whole (`LONGEST_MERGED_RUN`).
  */
 function toolTokens(
   targets: readonly ManifestTarget[],
   entries: readonly (string | null)[],
-  previous?: ToolTokens,
-): ToolTokens {
-  const sha256 = createHash('sha256');
-  targets.forEach((target, index) => {
+  previous?: ToolRow,
+): ToolRow {
+  const listed = targets.flatMap((target, index) => {
     const json = entries[index];
-    if (json !== null && json !== undefined) sha256.update(`${target}\n${json}\n`);
+    return json === null || json === undefined ? [] : [[target, json] as const];
   });
+  const sha256 = createHash('sha256');
+  for (const [target, json] of listed) sha256.update(`${target}\n${json}\n`);
   const hash = sha256.digest('hex');
   // Entries unchanged (a definition change no manifest shows): the last counts, no tokenizer.
-  if (previous !== undefined && previous.hash === hash) return previous;
+  if (previous?.hash === hash) return previous;
+  const row: [string, number | string | boolean][] = [['hash', hash]];
   let estimated = false;
-  const counts = targets.map((target, index) => {
-    const json = entries[index];
-    if (json === null || json === undefined) return null;
+  for (const [target, json] of listed) {
     const count = countTargetTokens(json, target);
+    row.push([target, count.tokens]);
     estimated ||= count.estimated;
-    return count.tokens;
-  });
-  return estimated ? { counts, hash, estimated } : { counts, hash };
+  }
+  if (estimated) row.push(['estimated', true]);
+  return Object.fromEntries(row.sort(([a], [b]) => compareStrings(a, b)));
 }
 
-/** The report of `rows` (tool → counts) for `targets`: every object's keys sorted. */
-function tokenReport(targets: readonly ManifestTarget[], rows: ReadonlyMap<string, ToolTokens>): TokenReport {
+/** The report of `rows` (tool → row) for `targets`: every object's keys sorted. */
+function tokenReport(targets: readonly ManifestTarget[], rows: ReadonlyMap<string, ToolRow>): TokenReport {
   const sortedTargets = [...targets].sort(compareStrings);
   const tokenizer = Object.fromEntries(sortedTargets.map((target) => [target, tokenizerDescription(target)]));
   const totals = Object.fromEntries(sortedTargets.map((target) => [target, 0]));
   const tools: TokenReport['tools'] = dictionary();
   for (const name of [...rows.keys()].sort(compareStrings)) {
     const row = rows.get(name)!;
-    const values: [string, number | string | boolean][] = [['hash', row.hash]];
-    if (row.estimated) values.push(['estimated', true]);
-    targets.forEach((target, index) => {
-      const count = row.counts[index];
-      if (count === null || count === undefined) return;
-      values.push([target, count]);
-      totals[target]! += count;
-    });
-    tools[name] = Object.fromEntries(values.sort(([a], [b]) => compareStrings(a, b)));
+    tools[name] = row;
+    for (const target of targets) if (typeof row[target] === 'number') totals[target]! += row[target];
   }
   return { tokenizer, tools, totals };
 }
@@ -99,14 +97,10 @@ function tokenReportText(report: TokenReport): string {
 }
 
 /**
- * The counts of the last run's report for `targets`, by tool, when it lists exactly `names`; undefined
- * when it cannot be read as such (the caller counts every tool again).
+ * The rows of the last run's report, by tool, when it lists exactly `names`; undefined when it cannot
+ * be read as such (the caller counts every tool again).
  */
-function previousTokens(
-  bytes: Buffer,
-  targets: readonly ManifestTarget[],
-  names: readonly string[],
-): Map<string, ToolTokens> | undefined {
+function previousTokens(bytes: Buffer, names: readonly string[]): Map<string, ToolRow> | undefined {
   let tools: TokenReport['tools'] | undefined;
   try {
     tools = (JSON.parse(bytes.toString('utf8')) as Partial<TokenReport> | null)?.tools;
@@ -114,15 +108,11 @@ function previousTokens(
     return undefined;
   }
   if (typeof tools !== 'object' || tools === null || Object.keys(tools).length !== names.length) return undefined;
-  const rows = new Map<string, ToolTokens>();
+  const rows = new Map<string, ToolRow>();
   for (const name of names) {
     const row = ownValue(tools, name);
     if (row === undefined || typeof row.hash !== 'string') return undefined;
-    rows.set(name, {
-      hash: row.hash,
-      counts: targets.map((target) => (typeof row[target] === 'number' ? (row[target] as number) : null)),
-      ...(row.estimated === true && { estimated: true }),
-    });
+    rows.set(name, row);
   }
   return rows;
 }
@@ -282,8 +272,8 @@ export function countTokens(
     const json = entries(tool)[targets.indexOf(target)];
     return json === null || json === undefined ? undefined : JSON.parse(json);
   };
-  const previous = last?.tokenReport && previousTokens(last.tokenReport, targets, names);
-  const rows = previous ?? new Map<string, ToolTokens>();
+  const previous = last?.tokenReport && previousTokens(last.tokenReport, names);
+  const rows = previous ?? new Map<string, ToolRow>();
   // A given part is counted (its last row kept while its entries' hash is the same); another tool's row is the last report's.
   for (const name of names)
     if (compacts.has(name) || !rows.has(name)) rows.set(name, toolTokens(targets, entries(name), rows.get(name)));

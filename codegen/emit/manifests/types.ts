@@ -67,14 +67,6 @@ interface TokenBudget {
 /** Budgets by target. */
 export type TokenBudgets = Partial<Record<ManifestTarget, TokenBudget>>;
 
-/** One tool's counts: per enabled target in file order (null where the target does not list it), and its entries' hash. */
-export interface ToolTokens {
-  counts: (number | null)[];
-  hash: string;
-  /** An exact count had a run too long to merge whole (`LONGEST_MERGED_RUN`): estimated past the bound. */
-  estimated?: true;
-}
-
 /** What `token-report.json` holds. */
 export interface TokenReport {
   tokenizer: Record<string, Record<string, unknown>>;

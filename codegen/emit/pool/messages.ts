@@ -1,15 +1,11 @@
 /**
- * What crosses the thread boundary between the emit pool (pool.ts) and its workers (worker.ts): the
- * set-up every task shares, one task per tool, and each tool's answer.
+ * What crosses the thread boundary between the emit pool (pool.ts) and its workers (worker.ts), past
+ * the set-up every task shares (the in-process emitter's options, the worker's `workerData`): one
+ * task per tool, and each tool's answer (a thrown value as its name and message, described alike on
+ * either side).
  */
 import type { GeneratedFile, ToolModel } from '../../model.js';
 import type { ToolManifests } from '../manifests/index.js';
-import type { ToolEmitterOptions } from '../tool-files.js';
-
-/** The first message a worker gets: what every task shares (the in-process emitter's options). */
-export interface EmitSetup {
-  setup: ToolEmitterOptions;
-}
 
 /** One tool to emit; `stub` when its implementation stub is wanted too. */
 export interface EmitTask {
@@ -30,4 +26,15 @@ export interface WireFile {
 /** The answer to one task. */
 export type EmitReply =
   | { index: number; files: WireFile[]; manifests: ToolManifests; stub?: WireFile }
-  | { index: number; error: { name: string; message: string } };
+  | { index: number; error: ReturnType<typeof describeError> };
+
+/** A thrown value as the name and message an error reply carries (describing it cannot throw). */
+export function describeError(error: unknown): { name: string; message: string } {
+  try {
+    return error instanceof Error
+      ? { name: error.name, message: error.message }
+      : { name: 'Error', message: String(error) };
+  } catch {
+    return { name: 'Error', message: 'an exception that cannot be described' };
+  }
+}

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { GenerateOptions } from '../../config/options.js';
 import type { GeneratedFile, ToolModel } from '../../model.js';
 import type { ToolEmitterOptions, ToolOutput } from '../tool-files.js';
-import type { EmitReply, EmitSetup, EmitTask, WireFile } from './messages.js';
+import type { EmitReply, EmitTask, WireFile } from './messages.js';
 
 /** Below this many tools to emit, the emit stage stays in process: starting workers costs more than it saves. */
 const DEFAULT_WORKER_THRESHOLD = 200;
@@ -53,13 +53,6 @@ function fromWire(wire: WireFile): GeneratedFile {
   }) as GeneratedFile;
 }
 
-/** An Error carrying a worker's error name and message, so `emitFailure` describes it as in process. */
-function remoteError(error: { name: string; message: string }): Error {
-  const made = new Error(error.message);
-  made.name = error.name;
-  return made;
-}
-
 /**
  * A worker's heap cap: its live set is one tool in flight plus the emitters, and a cap makes
  * V8 collect instead of letting garbage grow the heap to a multiple of that (peak RSS, P7). Its
@@ -104,14 +97,16 @@ export function withWorkerLimits<T>(start: () => T, online: (started: T) => Prom
 }
 
 /**
- * Starts one emit worker. From the TypeScript sources (tsx, vitest) the worker gets no loader of
- * its own in Node 20, so a small CommonJS bootstrap loads the emitters' packages, registers tsx and
- * imports the entry; from the built package the entry is plain JavaScript.
+ * Starts one emit worker, the set-up every task shares as its `workerData`. From the TypeScript
+ * sources (tsx, vitest) the worker gets no loader of its own in Node 20, so a small CommonJS
+ * bootstrap loads the emitters' packages, registers tsx and imports the entry; from the built
+ * package the entry is plain JavaScript.
  */
-function startWorker(): Worker {
+function startWorker(setup: ToolEmitterOptions): Worker {
+  const options = { workerData: setup, resourceLimits: workerLimits() };
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
-  if (!fromSource) return new Worker(entry, { resourceLimits: workerLimits() });
+  if (!fromSource) return new Worker(entry, options);
   const tsxApi = pathToFileURL(
     createRequire(import.meta.url)
       .resolve('tsx/esm/api')
@@ -125,7 +120,7 @@ function startWorker(): Worker {
     (await import(${JSON.stringify(tsxApi)})).register();
     await import(${JSON.stringify(entry.href)});
   })();`;
-  return new Worker(bootstrap, { eval: true, resourceLimits: workerLimits() });
+  return new Worker(bootstrap, { ...options, eval: true });
 }
 
 /**
@@ -136,13 +131,6 @@ function startWorker(): Worker {
  */
 function preloadedPackages(): string[] {
   return ['prettier', 'json-schema-to-typescript', 'handlebars', 'ajv'].map((name) => import.meta.resolve(name));
-}
-
-/** One started worker and how it stopped, if it did (recorded from its start, so no error goes unheard). */
-interface PooledWorker {
-  worker: Worker;
-  stopped?: Error;
-  onStop?: (error: Error) => void;
 }
 
 /** Tasks handed to one worker before its answers come back (keeps it busy between messages). */
@@ -163,30 +151,16 @@ export async function emitOnPool(
   local: (tool: ToolModel) => Promise<EmitOutcome>,
   onOutcome: (tool: ToolModel, outcome: EmitOutcome | Lost) => void,
 ): Promise<void> {
-  const pooled = withWorkerLimits(
-    () => Array.from({ length: count }, (): PooledWorker => ({ worker: startWorker() })),
-    (entries) =>
-      Promise.all(
-        entries.map(({ worker }) => new Promise((settle) => worker.once('online', settle).once('exit', settle))),
-      ),
+  const workers = withWorkerLimits(
+    () => Array.from({ length: count }, () => startWorker(setup)),
+    (started) =>
+      Promise.all(started.map((worker) => new Promise((settle) => worker.once('online', settle).once('exit', settle)))),
   );
-  for (const entry of pooled) {
-    const stop = (error: Error) => {
-      if (entry.stopped !== undefined) return;
-      entry.stopped = error;
-      entry.onStop?.(error);
-    };
-    entry.worker.on('error', stop);
-    entry.worker.on('exit', (code) => stop(new Error(`the emit worker stopped (exit code ${code})`)));
-  }
   // The tools go out to the workers, `TASKS_PER_WORKER` each at a time, and one at a time to `local`.
   const done = new Uint8Array(tools.length);
   let next = 0;
   let settled = 0;
   const handedOut = new Promise<void>((resolve, reject) => {
-    const finishIfDone = () => {
-      if (settled === tools.length) resolve();
-    };
     const settle = (index: number, outcome: EmitOutcome | Lost) => {
       if (done[index] === 1) return;
       done[index] = 1;
@@ -197,17 +171,21 @@ export async function emitOnPool(
       } catch (error) {
         reject(error);
       }
-      finishIfDone();
+      if (settled === tools.length) resolve();
     };
-    for (const entry of pooled) {
-      const { worker } = entry;
+    // Each worker's listeners are set in the tick that started it, so no error or exit goes unheard.
+    for (const worker of workers) {
       const inFlight = new Set<number>();
-      const die = (error: Error) => {
+      let stopped = false;
+      const stop = (error: Error) => {
+        stopped = true;
         for (const index of inFlight) settle(index, { lost: error });
         inFlight.clear();
       };
+      worker.on('error', stop);
+      worker.on('exit', (code) => stop(new Error(`the emit worker stopped (exit code ${code})`)));
       const feed = () => {
-        while (entry.stopped === undefined && inFlight.size < TASKS_PER_WORKER && next < tools.length) {
+        while (!stopped && inFlight.size < TASKS_PER_WORKER && next < tools.length) {
           const index = next++;
           inFlight.add(index);
           const task: EmitTask = { index, tool: tools[index]!, stub: stubs.has(tools[index]!.name) };
@@ -222,10 +200,11 @@ export async function emitOnPool(
       worker.on('message', (reply: EmitReply) => {
         inFlight.delete(reply.index);
         feed();
+        // A worker's error as an Error of its name and message, so `emitFailure` describes it as in process.
         settle(
           reply.index,
           'error' in reply
-            ? { error: remoteError(reply.error) }
+            ? { error: Object.assign(new Error(reply.error.message), { name: reply.error.name }) }
             : {
                 files: reply.files.map(fromWire),
                 manifests: reply.manifests,
@@ -233,9 +212,6 @@ export async function emitOnPool(
               },
         );
       });
-      if (entry.stopped !== undefined) continue;
-      entry.onStop = die;
-      worker.postMessage({ setup } satisfies EmitSetup);
       feed();
     }
     void (async () => {
@@ -245,12 +221,11 @@ export async function emitOnPool(
         settle(index, await local(tools[index]!));
         await new Promise((resolve) => setImmediate(resolve));
       }
-      finishIfDone();
     })();
   });
   try {
     await handedOut;
   } finally {
-    await Promise.all(pooled.map((entry) => entry.worker.terminate()));
+    await Promise.all(workers.map((worker) => worker.terminate()));
   }
 }

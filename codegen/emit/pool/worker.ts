@@ -4,10 +4,10 @@
  * (transferred, not copied). Why a worker: the per-tool emission (types, base class, docs page,
  * prettier) is most of a full generate, and one thread per core runs it side by side.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { GeneratedFile } from '../../model.js';
-import { createToolEmitter } from '../tool-files.js';
-import type { EmitReply, EmitSetup, EmitTask, WireFile } from './messages.js';
+import { createToolEmitter, type ToolEmitterOptions } from '../tool-files.js';
+import { describeError, type EmitReply, type EmitTask, type WireFile } from './messages.js';
 
 const encoder = new TextEncoder();
 
@@ -24,40 +24,23 @@ function toWire(file: GeneratedFile, transfer: ArrayBuffer[]): WireFile {
   return { ...wire, bytes };
 }
 
-/** Describes a thrown value (describing it cannot throw). */
-function described(error: unknown): { name: string; message: string } {
-  try {
-    return error instanceof Error
-      ? { name: error.name, message: error.message }
-      : { name: 'Error', message: String(error) };
-  } catch {
-    return { name: 'Error', message: 'an exception that cannot be described' };
-  }
-}
-
 if (parentPort !== null) {
   const port = parentPort;
-  let emitter: ReturnType<typeof createToolEmitter> | undefined;
+  const emitter = createToolEmitter(workerData as ToolEmitterOptions);
   // One task at a time, in the order they arrive: the CPU work does not overlap anyway.
   let chain = Promise.resolve();
-  port.on('message', (message: EmitSetup | EmitTask) => {
-    if ('setup' in message) {
-      emitter = createToolEmitter(message.setup);
-      return;
-    }
-    const task = message;
+  port.on('message', (task: EmitTask) => {
     chain = chain.then(async () => {
       let reply: EmitReply;
       const transfer: ArrayBuffer[] = [];
       try {
-        if (emitter === undefined) throw new Error('the emit worker got a task before its setup');
         const output = await emitter.toolFiles(task.tool);
         const files = output.files.map((file) => toWire(file, transfer));
         const stub = task.stub ? toWire(emitter.stub(task.tool), transfer) : undefined;
         reply = { index: task.index, files, manifests: output.manifests, ...(stub ? { stub } : {}) };
       } catch (error) {
         transfer.length = 0;
-        reply = { index: task.index, error: described(error) };
+        reply = { index: task.index, error: describeError(error) };
       }
       port.postMessage(reply, transfer);
     });
