@@ -5,6 +5,7 @@ import { cacheFile, modelCacheText, modelsFile, parseModelCache } from '../../co
 import { main } from '../../codegen/cli/main.js';
 import { generate } from '../../codegen/generate.js';
 import { workerCount } from '../../codegen/emit/pool/pool.js';
+import { emitProject } from '../../codegen/emit/project.js';
 import { encoded } from '../../codegen/write.js';
 import type { GeneratedFile, ToolModel } from '../../codegen/model.js';
 import { createCorpusProject, type TempProject } from '../helpers/temp-project.js';
@@ -96,6 +97,26 @@ describe('the emission on worker threads', () => {
     expect(emittedHere.count).toBeGreaterThan(0);
     expect(emittedHere.count).toBeLessThan(30);
     expect(bytesOf(pooled.files)).toEqual(bytesOf(single.files));
+  }, 60_000);
+
+  it('stops at an output that cannot be written: no tool is emitted or handed over after it', async () => {
+    const tools = Array.from({ length: 30 }, (_, i) => makeTool({ name: `tool_${i}` }));
+    const project = makeProject(tools);
+    const plan = { project, fresh: project.tools, reused: new Map<string, string[]>(), stubs: new Set<string>() };
+    let puts = 0;
+    const output = {
+      put: () => {
+        puts++;
+        throw new Error('disk full');
+      },
+      keep: () => undefined,
+    };
+    emittedHere.count = 0;
+    const emitted = emitProject(plan, settingsWith(false), output, { workers: 2, workerThreshold: 1 });
+    await expect(emitted).rejects.toThrow('disk full');
+    // Settled: the main thread's lane has ended too, so nothing more can reach the output.
+    expect(puts).toBe(1);
+    expect(emittedHere.count).toBeLessThanOrEqual(2);
   }, 60_000);
 
   it('stays in process below the threshold, and with one worker', () => {

@@ -141,7 +141,8 @@ const TASKS_PER_WORKER = 2;
  * (`local`: the main thread has the emitters loaded anyway and mostly waits; one worker fewer is one
  * copy of the emitters fewer, peak RSS, P7), handing each tool's outcome to `onOutcome` as soon as it
  * arrives, in any order. A tool whose emitter throws is its error, one whose worker stopped is `Lost`
- * (the caller emits it in process); never a rejection. The workers are stopped before this settles.
+ * (the caller emits it in process); never a rejection. The workers are stopped, and the calling
+ * thread's last tool done, before this settles.
  */
 export async function emitOnPool(
   tools: readonly ToolModel[],
@@ -160,15 +161,20 @@ export async function emitOnPool(
   const done = new Uint8Array(tools.length);
   let next = 0;
   let settled = 0;
+  let failed = false;
+  let localLane = Promise.resolve();
   const handedOut = new Promise<void>((resolve, reject) => {
     const settle = (index: number, outcome: EmitOutcome | Lost) => {
-      if (done[index] === 1) return;
+      if (done[index] === 1 || failed) return;
       done[index] = 1;
       settled++;
-      // The caller's own failure (its output cannot be written) ends the run as it would in process.
+      // The caller's own failure (its output cannot be written) ends the run as it would in process:
+      // no tool is handed out after it, and no outcome handed to the caller.
       try {
         onOutcome(tools[index]!, outcome);
       } catch (error) {
+        failed = true;
+        next = tools.length;
         reject(error);
       }
       if (settled === tools.length) resolve();
@@ -214,7 +220,7 @@ export async function emitOnPool(
       });
       feed();
     }
-    void (async () => {
+    localLane = (async () => {
       // The local lane: the next tool while any is left, letting the workers' answers in between.
       while (next < tools.length) {
         const index = next++;
@@ -226,6 +232,6 @@ export async function emitOnPool(
   try {
     await handedOut;
   } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
+    await Promise.all([localLane, ...workers.map((worker) => worker.terminate())]);
   }
 }
