@@ -3,7 +3,7 @@ import { compareTool, toolChange, toolPosition, type ToolChange } from './compar
 import { errorChanges } from './compare-errors.js';
 import { stable, type CompareOptions } from './compare-kit.js';
 import type { DiffTool, LoadedSide } from './sources.js';
-import { bumped, isBelow, neededBump } from './versions.js';
+import { isBelow, suggestedVersion } from './versions.js';
 
 /** The overall verdict of a diff or a tool. */
 type Verdict = 'breaking' | 'compatible' | 'unchanged';
@@ -57,15 +57,13 @@ function changedTool(name: string, a: DiffTool, b: DiffTool, options: CompareOpt
   const verdict = worst(changes);
   const change = changes.length === 0 ? 'unchanged' : 'changed';
   const report: ToolReport = { name, change, verdict, changes, before: a, after: b };
-  if (b.version !== undefined && a.version !== undefined) {
-    const need = neededBump(verdict, metadataOnly, a.version);
-    if (need !== 'none') {
-      report.suggestedVersion = bumped(a.version, need);
-      if (isBelow(b.version, report.suggestedVersion)) {
-        report.underBumped = true;
-        const message = `version ${b.version} is not bumped enough: these changes call for ${report.suggestedVersion}`;
-        changes.push(toolChange('/version', verdict === 'breaking', message));
-      }
+  const suggested = a.version === undefined ? undefined : suggestedVersion(verdict, metadataOnly, a.version);
+  if (b.version !== undefined && suggested !== undefined) {
+    report.suggestedVersion = suggested;
+    if (isBelow(b.version, suggested)) {
+      report.underBumped = true;
+      const message = `version ${b.version} is not bumped enough: these changes call for ${suggested}`;
+      changes.push(toolChange('/version', verdict === 'breaking', message));
     }
   }
   return report;
