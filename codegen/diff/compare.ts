@@ -218,9 +218,6 @@ export function verdictOf(side: SchemaSide, direction: Direction): ChangeVerdict
   return (side === 'input') === (direction === 'narrowed') ? 'breaking' : 'compatible';
 }
 
-/** The field of a tool each side's schema is in. */
-const SCHEMA_FIELDS = { input: 'inputSchema', output: 'outputSchema' } as const;
-
 /** The position of a schema change in one version's files. */
 function positionIn(tool: DiffTool, key: string, place: Place | undefined): Position | undefined {
   if (place?.shared !== undefined) return { source: place.shared.origin.source, pointer: place.shared.pointer };
@@ -239,7 +236,7 @@ export function toolPosition(tool: DiffTool | undefined, pointer: string): Posit
  * witnesses, positions) and its top-level properties' changed defaults.
  */
 function sideChanges(before: DiffTool, after: DiffTool, side: SchemaSide, options: CompareOptions): ToolChange[] {
-  const key = SCHEMA_FIELDS[side];
+  const key = `${side}Schema` as const;
   const a = before[key];
   const b = after[key];
   // The same bundled schema (most tools of a diff): nothing to compare, no walk through its `$ref`s.
