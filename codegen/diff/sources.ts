@@ -187,7 +187,7 @@ function definitionTool(tool: ToolModel, project: ProjectModel, sources: Readonl
     const file = model && sources.get(model.relPath);
     if (model === undefined || file === undefined) continue;
     const at = Object.keys(model.typeNames).find((k) => model.typeNames[k] === origin.typeName) ?? '#';
-    shared.set(key, { file: file.file, pointer: at === '#' ? '' : at.slice(1), source: file });
+    shared.set(key, { file: file.file, pointer: at.slice(1), source: file });
   }
   const read = (schema: JSONSchema7) => (schemaDialect(schema) === '2020-12' ? asDraft07(schema) : schema);
   // The model's own fields (name, description, side effects, hints, …) as they are; the rest as MCP lists them.
