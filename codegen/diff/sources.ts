@@ -315,10 +315,8 @@ function loadSnapshot(file: string, text: string): LoadedSide {
   // `{ tools }`, or a JSON-RPC response's `{ result: { tools } }`.
   const rpc = isObject(value) && !Array.isArray(value.tools) && isObject(value.result);
   const [answer, at] = rpc ? [value.result, '/result/tools'] : [value, '/tools'];
-  if (!isObject(answer) || !Array.isArray(answer.tools)) {
-    const problem = problemAt(source, '', 'not a manifest snapshot: no "tools" array', SNAPSHOT_HINT);
-    return { tools, problems: [problem] };
-  }
+  if (!isObject(answer) || !Array.isArray(answer.tools))
+    return { tools, problems: [problemAt(source, '', 'not a manifest snapshot: no "tools" array', SNAPSHOT_HINT)] };
   const problems: Problem[] = [];
   answer.tools.forEach((entry, index) => {
     const tool = snapshotTool(entry, `${at}/${index}`, source);
