@@ -98,8 +98,12 @@ export function loadSide(spec: string, cwd: string, options: LoadSideOptions = {
   const { schemasFolder = 'schemas', reuse, generated, maxBytes = DEFAULT_MAX_BYTES } = options;
   const found = spec.startsWith('git:') ? findInGit(spec, cwd, schemasFolder) : findOnDisk(spec, cwd);
   if ('line' in found) return { tools: new Map(), problems: [found] };
-  const tooLarge = sizeProblem(found.label, found.sizes, maxBytes);
-  if (tooLarge !== undefined) return { tools: new Map(), problems: [tooLarge] };
+  const bytes = found.sizes.reduce((sum, file) => sum + file.size, 0);
+  if (bytes > maxBytes) {
+    const message = `${bytes} bytes to read, over the limit of ${maxBytes} bytes per side; nothing of it was read`;
+    const hint = `pass --max-bytes ${bytes} if a side this large is expected`;
+    return { tools: new Map(), problems: [sideProblem(found.label, message, hint)] };
+  }
   const read = found.read();
   if (!('tools' in read)) return loadSnapshot(read.file, read.text);
   const fromGenerate =
@@ -291,14 +295,6 @@ function git(cwd: string, ...args: string[]): string {
 /** A problem with a whole side (a ref, a folder, a file), placed at its start. */
 function sideProblem(file: string, message: string, hint: string): Problem {
   return { file, line: 1, column: 1, pointer: '', message, hint };
-}
-
-/** The problem of a side whose files add up to more than `maxBytes`: it is refused before any is read. */
-function sizeProblem(label: string, files: readonly { size: number }[], maxBytes: number): Problem | undefined {
-  const bytes = files.reduce((sum, file) => sum + file.size, 0);
-  if (bytes <= maxBytes) return undefined;
-  const message = `${bytes} bytes to read, over the limit of ${maxBytes} bytes per side; nothing of it was read`;
-  return sideProblem(label, message, `pass --max-bytes ${bytes} if a side this large is expected`);
 }
 
 const SNAPSHOT_HINT =
