@@ -288,8 +288,7 @@ export function bound(key: NumericKeyword): Rule {
     const a = before[key] as number | undefined;
     const b = after[key] as number | undefined;
     if (a === b) return;
-    const show = (v: number | undefined) => (v === undefined ? 'none' : String(v));
-    const message = `${key} ${show(a)} → ${show(b)}`;
+    const message = `${key} ${a ?? 'none'} → ${b ?? 'none'}`;
     if (b === undefined || (a !== undefined && (isMin ? b <= a : b >= a)))
       return found(ctx, `${pointer}/${key}`, 'widened', `${message}: more values are accepted`);
     const edge = a !== undefined ? (exclusive ? (isMin ? a + 1e-9 : a - 1e-9) : a) : isMin ? b - 1 : b + 1;

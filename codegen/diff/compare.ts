@@ -100,14 +100,15 @@ const RULES: readonly { rule: Rule; keywords: readonly string[] }[] = [
   { rule: notRule, keywords: ['not'] },
 ];
 
-/** The keywords the rules compare, as each declares them (`$ref` is followed, not compared). */
-const COMPARED_KEYWORDS: ReadonlySet<string> = new Set(['$ref', ...RULES.flatMap((entry) => entry.keywords)]);
-
-/** The keywords that change what validates (the keyword table's validation and applicator rows). */
-const VALIDATING_KEYWORDS: ReadonlySet<string> = new Set([
-  ...keywordsOfKind('validation'),
-  ...keywordsOfKind('applicator'),
-]);
+/**
+ * The keywords that change what validates (the keyword table's validation and applicator rows) but
+ * that no rule compares, as each declares the ones it does (`$ref` is followed, not compared).
+ */
+const UNCOMPARED_KEYWORDS: ReadonlySet<string> = new Set(
+  [...keywordsOfKind('validation'), ...keywordsOfKind('applicator')].filter(
+    (keyword) => keyword !== '$ref' && !RULES.some((entry) => entry.keywords.includes(keyword)),
+  ),
+);
 
 /**
  * The validating keywords that differ between `a` and `b` and that no rule compares
@@ -116,9 +117,8 @@ const VALIDATING_KEYWORDS: ReadonlySet<string> = new Set([
  * through their `$ref`s: a definition they reach that changed is a change of theirs.
  */
 function uncomparedChanges(a: Schema, b: Schema, pointer: string, ctx: Ctx): void {
-  const keywords = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const keyword of [...keywords].sort()) {
-    if (COMPARED_KEYWORDS.has(keyword) || !VALIDATING_KEYWORDS.has(keyword)) continue;
+  for (const keyword of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    if (!UNCOMPARED_KEYWORDS.has(keyword)) continue;
     const [before, after] = [(a as Record<string, unknown>)[keyword], (b as Record<string, unknown>)[keyword]];
     if (sameKeyword(keyword, before, after, pointer, ctx)) continue;
     const what = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
@@ -218,9 +218,6 @@ export function verdictOf(side: SchemaSide, direction: Direction): ChangeVerdict
   return (side === 'input') === (direction === 'narrowed') ? 'breaking' : 'compatible';
 }
 
-/** The field of a tool each side's schema is in. */
-const SCHEMA_FIELDS = { input: 'inputSchema', output: 'outputSchema' } as const;
-
 /** The position of a schema change in one version's files. */
 function positionIn(tool: DiffTool, key: string, place: Place | undefined): Position | undefined {
   if (place?.shared !== undefined) return { source: place.shared.origin.source, pointer: place.shared.pointer };
@@ -239,7 +236,7 @@ export function toolPosition(tool: DiffTool | undefined, pointer: string): Posit
  * witnesses, positions) and its top-level properties' changed defaults.
  */
 function sideChanges(before: DiffTool, after: DiffTool, side: SchemaSide, options: CompareOptions): ToolChange[] {
-  const key = SCHEMA_FIELDS[side];
+  const key = `${side}Schema` as const;
   const a = before[key];
   const b = after[key];
   // The same bundled schema (most tools of a diff): nothing to compare, no walk through its `$ref`s.

@@ -98,8 +98,12 @@ export function loadSide(spec: string, cwd: string, options: LoadSideOptions = {
   const { schemasFolder = 'schemas', reuse, generated, maxBytes = DEFAULT_MAX_BYTES } = options;
   const found = spec.startsWith('git:') ? findInGit(spec, cwd, schemasFolder) : findOnDisk(spec, cwd);
   if ('line' in found) return { tools: new Map(), problems: [found] };
-  const tooLarge = sizeProblem(found.label, found.sizes, maxBytes);
-  if (tooLarge !== undefined) return { tools: new Map(), problems: [tooLarge] };
+  const bytes = found.sizes.reduce((sum, file) => sum + file.size, 0);
+  if (bytes > maxBytes) {
+    const message = `${bytes} bytes to read, over the limit of ${maxBytes} bytes per side; nothing of it was read`;
+    const hint = `pass --max-bytes ${bytes} if a side this large is expected`;
+    return { tools: new Map(), problems: [sideProblem(found.label, message, hint)] };
+  }
   const read = found.read();
   if (!('tools' in read)) return loadSnapshot(read.file, read.text);
   const fromGenerate =
@@ -187,7 +191,7 @@ function definitionTool(tool: ToolModel, project: ProjectModel, sources: Readonl
     const file = model && sources.get(model.relPath);
     if (model === undefined || file === undefined) continue;
     const at = Object.keys(model.typeNames).find((k) => model.typeNames[k] === origin.typeName) ?? '#';
-    shared.set(key, { file: file.file, pointer: at === '#' ? '' : at.slice(1), source: file });
+    shared.set(key, { file: file.file, pointer: at.slice(1), source: file });
   }
   const read = (schema: JSONSchema7) => (schemaDialect(schema) === '2020-12' ? asDraft07(schema) : schema);
   // The model's own fields (name, description, side effects, hints, …) as they are; the rest as MCP lists them.
@@ -293,14 +297,6 @@ function sideProblem(file: string, message: string, hint: string): Problem {
   return { file, line: 1, column: 1, pointer: '', message, hint };
 }
 
-/** The problem of a side whose files add up to more than `maxBytes`: it is refused before any is read. */
-function sizeProblem(label: string, files: readonly { size: number }[], maxBytes: number): Problem | undefined {
-  const bytes = files.reduce((sum, file) => sum + file.size, 0);
-  if (bytes <= maxBytes) return undefined;
-  const message = `${bytes} bytes to read, over the limit of ${maxBytes} bytes per side; nothing of it was read`;
-  return sideProblem(label, message, `pass --max-bytes ${bytes} if a side this large is expected`);
-}
-
 const SNAPSHOT_HINT =
   'pass an mcp.json (generated/manifests/mcp.json), a saved tools/list result ({ "tools": [...] }) ' +
   'or JSON-RPC response ({ "result": { "tools": [...] } }), or a definitions folder';
@@ -315,10 +311,8 @@ function loadSnapshot(file: string, text: string): LoadedSide {
   // `{ tools }`, or a JSON-RPC response's `{ result: { tools } }`.
   const rpc = isObject(value) && !Array.isArray(value.tools) && isObject(value.result);
   const [answer, at] = rpc ? [value.result, '/result/tools'] : [value, '/tools'];
-  if (!isObject(answer) || !Array.isArray(answer.tools)) {
-    const problem = problemAt(source, '', 'not a manifest snapshot: no "tools" array', SNAPSHOT_HINT);
-    return { tools, problems: [problem] };
-  }
+  if (!isObject(answer) || !Array.isArray(answer.tools))
+    return { tools, problems: [problemAt(source, '', 'not a manifest snapshot: no "tools" array', SNAPSHOT_HINT)] };
   const problems: Problem[] = [];
   answer.tools.forEach((entry, index) => {
     const tool = snapshotTool(entry, `${at}/${index}`, source);

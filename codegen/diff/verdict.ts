@@ -1,12 +1,15 @@
 import { mapSchema, type SchemaNode } from '../../src/schema/walk.js';
-import { compareTool, toolChange, toolPosition, type ToolChange } from './compare.js';
+import { compareTool, toolChange, toolPosition, type ChangeVerdict, type ToolChange } from './compare.js';
 import { errorChanges } from './compare-errors.js';
 import { stable, type CompareOptions } from './compare-kit.js';
 import type { DiffTool, LoadedSide } from './sources.js';
-import { bumped, isBelow, neededBump } from './versions.js';
+import { isBelow, suggestedVersion } from './versions.js';
 
 /** The overall verdict of a diff or a tool. */
-type Verdict = 'breaking' | 'compatible' | 'unchanged';
+type Verdict = ChangeVerdict | 'unchanged';
+
+/** The verdicts from least to most severe. */
+const SEVERITY: readonly Verdict[] = ['unchanged', 'compatible', 'breaking'];
 
 /** One tool's entry in the report. */
 interface ToolReport {
@@ -31,8 +34,8 @@ export interface DiffReport {
 
 /** The worst verdict among changes (or tools): breaking, else compatible, else unchanged. */
 function worst(items: readonly { verdict: Verdict }[]): Verdict {
-  if (items.some((item) => item.verdict === 'breaking')) return 'breaking';
-  return items.some((item) => item.verdict === 'compatible') ? 'compatible' : 'unchanged';
+  const rank = (verdict: Verdict) => SEVERITY.indexOf(verdict);
+  return items.reduce<Verdict>((most, { verdict }) => (rank(verdict) > rank(most) ? verdict : most), 'unchanged');
 }
 
 /** The entry of a tool added (no `before`), removed (no `after`) or renamed (both): its one tool-level change. */
@@ -57,15 +60,13 @@ function changedTool(name: string, a: DiffTool, b: DiffTool, options: CompareOpt
   const verdict = worst(changes);
   const change = changes.length === 0 ? 'unchanged' : 'changed';
   const report: ToolReport = { name, change, verdict, changes, before: a, after: b };
-  if (b.version !== undefined && a.version !== undefined) {
-    const need = neededBump(verdict, metadataOnly, a.version);
-    if (need !== 'none') {
-      report.suggestedVersion = bumped(a.version, need);
-      if (isBelow(b.version, report.suggestedVersion)) {
-        report.underBumped = true;
-        const message = `version ${b.version} is not bumped enough: these changes call for ${report.suggestedVersion}`;
-        changes.push(toolChange('/version', verdict === 'breaking', message));
-      }
+  const suggested = a.version === undefined ? undefined : suggestedVersion(verdict, metadataOnly, a.version);
+  if (b.version !== undefined && suggested !== undefined) {
+    report.suggestedVersion = suggested;
+    if (isBelow(b.version, suggested)) {
+      report.underBumped = true;
+      const message = `version ${b.version} is not bumped enough: these changes call for ${suggested}`;
+      changes.push(toolChange('/version', verdict === 'breaking', message));
     }
   }
   return report;
@@ -123,9 +124,7 @@ export function diffSides(before: LoadedSide, after: LoadedSide, options: Compar
   return { verdict: worst(tools), tools };
 }
 
-/** True when the report has something at or above `failOn`. */
+/** True when the report has something at or above `failOn` (its verdict is the worst of its changes). */
 export function fails(report: DiffReport, failOn: 'breaking' | 'compatible' | 'none'): boolean {
-  if (failOn === 'none') return false;
-  // The report's verdict is the worst of its changes: unchanged only when there are none.
-  return failOn === 'breaking' ? report.verdict === 'breaking' : report.verdict !== 'unchanged';
+  return failOn !== 'none' && SEVERITY.indexOf(report.verdict) >= SEVERITY.indexOf(failOn);
 }

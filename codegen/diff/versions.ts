@@ -1,29 +1,25 @@
-/** A semver bump a change set calls for. */
-type Bump = 'major' | 'minor' | 'patch' | 'none';
-
-/** The bump a tool's changes call for: breaking → major (minor below 1.0.0), compatible → minor, metadata → patch. */
-export function neededBump(
+/**
+ * The version a tool's changes call for: breaking → the next major (the next minor below 1.0.0),
+ * compatible → the next minor, metadata alone → the next patch; none when unchanged. A version that
+ * is not semver is kept as it is.
+ */
+export function suggestedVersion(
   verdict: 'breaking' | 'compatible' | 'unchanged',
   metadataOnly: boolean,
   version: string,
-): Bump {
-  if (verdict === 'breaking') return parse(version)?.[0] === 0 ? 'minor' : 'major';
-  if (verdict === 'compatible') return metadataOnly ? 'patch' : 'minor';
-  return 'none';
+): string | undefined {
+  if (verdict === 'unchanged') return undefined;
+  const v = parse(version);
+  if (v === undefined) return version;
+  const [major, minor, patch] = v;
+  if (verdict === 'breaking' && major > 0) return `${major + 1}.0.0`;
+  if (verdict === 'breaking' || !metadataOnly) return `${major}.${minor + 1}.0`;
+  return `${major}.${minor}.${patch + 1}`;
 }
 
 function parse(version: string): [number, number, number] | undefined {
   const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
   return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : undefined;
-}
-
-/** The version `bump` makes of `version`. */
-export function bumped(version: string, bump: Bump): string {
-  const v = parse(version);
-  if (v === undefined || bump === 'none') return version;
-  if (bump === 'major') return `${v[0] + 1}.0.0`;
-  if (bump === 'minor') return `${v[0]}.${v[1] + 1}.0`;
-  return `${v[0]}.${v[1]}.${v[2] + 1}`;
 }
 
 /** True when `version` is below `than` in semver order (an unreadable version is below any). */

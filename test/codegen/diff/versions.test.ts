@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bumped, isBelow, neededBump } from '../../../codegen/diff/versions.js';
+import { isBelow, suggestedVersion } from '../../../codegen/diff/versions.js';
 
 /** The version a change set calls for, and whether `after` falls short of it (as `diffSides` asks). */
 function check(verdict: 'breaking' | 'compatible', metadataOnly: boolean, before: string, after: string) {
-  const suggested = bumped(before, neededBump(verdict, metadataOnly, before));
+  const suggested = suggestedVersion(verdict, metadataOnly, before)!;
   return { suggested, underBumped: isBelow(after, suggested) };
 }
 
