@@ -48,38 +48,50 @@ function valuePointerOf(pointer: string): string {
  */
 function embed(root: Schema, pointer: string, value: unknown): unknown {
   const tokens = parsePointer(pointer);
-  /** The value of `node` around what is built at `tokens[i]` (and the name or index after it). */
   const build = (node: Subschema, i: number): unknown => {
     const schema = deref(node, root);
-    if (i === tokens.length) {
-      if (schema === undefined) return undefined;
-      return typeof schema === 'object' && isObject(value) ? { ...filled(schema, root), ...value } : value;
-    }
-    if (typeof schema !== 'object') return undefined;
-    const [token, next] = [tokens[i], tokens[i + 1]];
-    if (token === 'properties' || token === 'additionalProperties') {
-      const named = token === 'properties' && next !== undefined;
-      const inner = named ? build(schema.properties?.[next], i + 2) : build(schema.additionalProperties, i + 1);
-      if (inner === undefined) return undefined;
-      const out = filled(schema, root);
-      setOwn(out, named ? next : '__extra', inner);
-      return out;
-    }
-    if (token === 'items' && Array.isArray(schema.items)) {
-      // A tuple: the value at its index, the positions before it sampled.
-      const index = Number(next);
-      const inner = build(schema.items[index], i + 2);
-      return inner === undefined ? undefined : [...schema.items.slice(0, index).map((s) => sampleFor(s, root)), inner];
-    }
-    if (token === 'items') {
-      const inner = build(schema.items as Subschema, i + 1);
-      return inner === undefined ? undefined : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => inner);
-    }
-    if (token !== 'anyOf' && token !== 'oneOf' && token !== 'allOf') return undefined;
-    // A single schema the other side made a union of reads as its one branch.
-    return build(schema[token] === undefined && token !== 'allOf' ? schema : schema[token]?.[Number(next)], i + 2);
+    if (i < tokens.length)
+      return typeof schema === 'object'
+        ? around(schema, tokens[i]!, tokens[i + 1], root, (child, skip) => build(child, i + skip))
+        : undefined;
+    if (schema === undefined) return undefined;
+    return typeof schema === 'object' && isObject(value) ? { ...filled(schema, root), ...value } : value;
   };
   return build(root, 0);
+}
+
+/**
+ * One step of `embed`: the value of `schema` around what `below` builds of its subschema at `token`
+ * (and `next`, the name or index after it, which `skip` counts in).
+ */
+function around(
+  schema: Schema,
+  token: string,
+  next: string | undefined,
+  root: Schema,
+  below: (child: Subschema, skip: 1 | 2) => unknown,
+): unknown {
+  if (token === 'properties' || token === 'additionalProperties') {
+    const named = token === 'properties' && next !== undefined;
+    const inner = named ? below(schema.properties?.[next], 2) : below(schema.additionalProperties, 1);
+    if (inner === undefined) return undefined;
+    const out = filled(schema, root);
+    setOwn(out, named ? next : '__extra', inner);
+    return out;
+  }
+  if (token === 'items' && Array.isArray(schema.items)) {
+    // A tuple: the value at its index, the positions before it sampled.
+    const index = Number(next);
+    const inner = below(schema.items[index], 2);
+    return inner === undefined ? undefined : [...schema.items.slice(0, index).map((s) => sampleFor(s, root)), inner];
+  }
+  if (token === 'items') {
+    const inner = below(schema.items as Subschema, 1);
+    return inner === undefined ? undefined : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => inner);
+  }
+  if (token !== 'anyOf' && token !== 'oneOf' && token !== 'allOf') return undefined;
+  // A single schema the other side made a union of reads as its one branch.
+  return below(schema[token] === undefined && token !== 'allOf' ? schema : schema[token]?.[Number(next)], 2);
 }
 
 /**
