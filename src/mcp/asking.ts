@@ -71,6 +71,15 @@ export function clientCapabilities(
   return server.getClientCapabilities() as ReturnType<typeof clientCapabilities>;
 }
 
+/** Whether `capabilities` declare the client takes `name`'s questions (present and not null). */
+export function declares(
+  capabilities: ReturnType<typeof clientCapabilities>,
+  name: 'elicitation' | 'sampling',
+): boolean {
+  const declared = capabilities?.[name];
+  return declared !== undefined && declared !== null;
+}
+
 /** One kind of question a call asks its client (elicitation, sampling), in the words of every era. */
 export interface QuestionKind<Request, Answer> {
   /** The question's key prefix in `inputRequests` (2026-07-28): `elicit-0`, `sample-1`, … */
@@ -136,8 +145,8 @@ export function askingFor(ctx: ServerContext, server: Server, answering: Answeri
   // A stateless 2025 HTTP request reaches an instance that never saw the client's initialize: what it
   // can do is unknown, so the question is sent and a client that cannot answer it says so.
   const unknown = !modern && capabilities === undefined;
-  const canElicit = unknown || (capabilities?.elicitation !== undefined && capabilities.elicitation !== null);
-  const canSample = unknown || (capabilities?.sampling !== undefined && capabilities.sampling !== null);
+  const canElicit = unknown || declares(capabilities, 'elicitation');
+  const canSample = unknown || declares(capabilities, 'sampling');
   if (!canElicit && !canSample) return NOT_ASKING;
   if (!modern) {
     /** Sends `kind`'s request and awaits the answer; a refusal is an `ElicitationError`, not the SDK's dump. */

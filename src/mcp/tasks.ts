@@ -28,7 +28,7 @@ import {
   toLegacyTaskPayload,
   waitForTaskEnd,
 } from '../tasks/index.js';
-import { checkedSample, clientCapabilities, ELICIT, type QuestionKind, SAMPLE } from './asking.js';
+import { checkedSample, clientCapabilities, declares, ELICIT, type QuestionKind, SAMPLE } from './asking.js';
 
 /*
  * Long calls as MCP tasks, for tools whose definition says `taskSupport`: the client that asks (on
@@ -213,10 +213,9 @@ export function taskReporter(
   const modern = ctx.mcpReq.envelope !== undefined;
   const reporter: { elicit?: Elicit; sample?: Sample } = {};
   if (!modern && !lasting) return reporter;
-  const { elicitation, sampling } = clientCapabilities(ctx, server) ?? {};
-  if (elicitation !== undefined && elicitation !== null) reporter.elicit = taskAsker(server, task, modern, ELICIT);
-  if (sampling !== undefined && sampling !== null)
-    reporter.sample = checkedSample(taskAsker(server, task, modern, SAMPLE));
+  const capabilities = clientCapabilities(ctx, server);
+  if (declares(capabilities, 'elicitation')) reporter.elicit = taskAsker(server, task, modern, ELICIT);
+  if (declares(capabilities, 'sampling')) reporter.sample = checkedSample(taskAsker(server, task, modern, SAMPLE));
   return reporter;
 }
 
