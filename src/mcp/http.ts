@@ -422,7 +422,7 @@ function eraServing(served: Served): (exchange: Exchange) => Promise<void> {
     if (response.writableEnded || response.destroyed) return;
     const serving: Serving = { calls: new AbortController(), teardown: new AbortController() };
     exchange.serving = serving;
-    const { url, init } = webRequestInit(request, exchange.body ?? '', serving.teardown.signal);
+    const { url, init } = webRequestInit(request, serving.teardown.signal);
     const options = serverOptions(served, caller, serving.calls.signal);
     const answer = await handler.fetch(new ServedRequest(url, init, options), { parsedBody: message });
     // A 2025 handshake answered: the client gets a session id to send back (Streamable HTTP). The
