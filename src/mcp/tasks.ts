@@ -17,7 +17,6 @@ import {
   type CreateTaskInput,
   isTerminalTaskStatus,
   TASK_INTERNAL_ERROR,
-  type TaskPage,
   TASKS_EXTENSION_ID,
   type TaskStore,
   type TaskTransition,
@@ -168,20 +167,12 @@ export async function startTask(
       }
     },
   };
-  if (notify) {
-    // Ended by someone else (a cancel, a drain, a lost lease): the store has the status it ended in.
-    running.signal.addEventListener(
-      'abort',
-      () =>
-        void store
-          .get(running.task.taskId, input.subject)
-          .then(
-            (task) => (task !== undefined && isTerminalTaskStatus(task.status) ? tell({ ok: true, task }) : undefined),
-            failed,
-          ),
-      { once: true },
-    );
-  }
+  // Ended by someone else (a cancel, a drain, a lost lease): the store has the status it ended in.
+  const endedElsewhere = async () => {
+    const task = await store.get(running.task.taskId, input.subject);
+    if (task !== undefined && isTerminalTaskStatus(task.status)) tell({ ok: true, task });
+  };
+  if (notify) running.signal.addEventListener('abort', () => void endedElsewhere().catch(failed), { once: true });
   void run(signal, controls)
     .then(
       (body) => running.complete(body),
@@ -324,13 +315,10 @@ export function handleTaskMethods(server: Server, options: TaskMethodsOptions): 
         ProtocolErrorCode.MethodNotFound,
         "tasks/list is not offered here: this server cannot tell its callers apart (no authenticated subject), so a list would show other callers' tasks. Keep the task ids tools/call answered.",
       );
-    let page: TaskPage;
-    try {
-      page = await store.list(subject, typeof cursor === 'string' ? { cursor } : {});
-    } catch (error) {
-      if (error instanceof RangeError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
-      throw error;
-    }
+    // A cursor the store did not hand out is the caller's mistake: Invalid params.
+    const page = await store.list(subject, typeof cursor === 'string' ? { cursor } : {}).catch((error: unknown) => {
+      throw error instanceof RangeError ? new ProtocolError(ProtocolErrorCode.InvalidParams, error.message) : error;
+    });
     return { tasks: page.tasks.map(toLegacyTask), nextCursor: page.nextCursor };
   });
 }

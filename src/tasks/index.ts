@@ -11,7 +11,6 @@ export {
   type StoredTask,
   TASK_INTERNAL_ERROR,
   TaskAbortedError,
-  type TaskPage,
   type TaskStore,
   TaskStoreError,
   type TaskStoreTimings,

@@ -72,11 +72,8 @@ export class MemoryTaskStore extends TaskStoreBase implements TaskStore {
     };
     this.records.set(taskId, record);
     const signal = this.running.add(taskId);
-    const finish = async (status: TaskStatus, ending: TaskEnding) => {
-      const outcome = await this.transition(taskId, undefined, status, ending);
-      this.running.settle(taskId);
-      return outcome;
-    };
+    const finish = (status: TaskStatus, ending: TaskEnding) =>
+      this.transition(taskId, undefined, status, ending).finally(() => this.running.settle(taskId));
     return {
       task: this.view(record),
       signal,

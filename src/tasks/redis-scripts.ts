@@ -25,15 +25,12 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local function terminal(s)
   return s == 'completed' or s == 'failed' or s == 'cancelled'
 end
-local function read(key)
+local function answer(verdict, key)
+  if key == nil then return cjson.encode({ verdict = verdict }) end
   local flat = redis.call('HGETALL', key)
   local task = {}
   for i = 1, #flat, 2 do task[flat[i]] = flat[i + 1] end
-  return task
-end
-local function answer(verdict, key)
-  if key == nil then return cjson.encode({ verdict = verdict }) end
-  return cjson.encode({ verdict = verdict, task = read(key) })
+  return cjson.encode({ verdict = verdict, task = task })
 end
 local function finish(key, status, message)
   local retention = tonumber(redis.call('HGET', key, 'retentionMs'))
@@ -111,7 +108,7 @@ local lease = now + tonumber(ARGV[2])
 local expires = math.max(tonumber(redis.call('HGET', KEYS[1], 'expiresAt')), lease + tonumber(redis.call('HGET', KEYS[1], 'retentionMs')))
 redis.call('HSET', KEYS[1], 'leaseUntil', lease, 'expiresAt', expires)
 redis.call('PEXPIREAT', KEYS[1], expires)
-return cjson.encode({ verdict = 'ok' })
+return answer('ok')
 `;
 
 /**

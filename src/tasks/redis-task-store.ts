@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
+import { raceDeadline } from '../pipeline/settle.js';
 import {
   CREATE_SCRIPT,
   FINISH_SCRIPT,
@@ -17,7 +18,6 @@ import {
   newTaskId,
   ownerOf,
   type RunningTask,
-  resolveTaskStoreTimings,
   type StoredTask,
   type TaskEnding,
   type TaskError,
@@ -131,7 +131,6 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
         `The Redis task store needs a redis:// or rediss:// URL (redis://host:port), got '${location}'.`,
       );
     }
-    resolveTaskStoreTimings(options); // a bad number throws before anything connects
     let redis: typeof import('redis');
     try {
       redis = await import('redis');
@@ -149,21 +148,16 @@ export class RedisTaskStore extends TaskStoreBase implements TaskStore {
       socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) },
     });
     const subscriber = client.duplicate();
+    // A bad timing throws here, before anything connects.
     const store = new RedisTaskStore(client, subscriber, redis.ErrorReply, options);
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        Promise.all([client.connect(), subscriber.connect()]),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(store.lastError ?? new Error(`no answer in ${timeoutMs} ms`)), timeoutMs);
-        }),
-      ]);
+      // The clients retry a Redis that is down by themselves (reconnectStrategy): the deadline bounds the wait.
+      const connected = await raceDeadline(Promise.all([client.connect(), subscriber.connect()]), timeoutMs);
+      if (connected === 'deadline') throw store.lastError ?? new Error(`no answer in ${timeoutMs} ms`);
       await subscriber.subscribe(`${store.channel}${store.replicaId}`, (message) => store.onCancelMessage(message));
     } catch (error) {
       await store.close();
       throw unavailable(location, error);
-    } finally {
-      clearTimeout(timer);
     }
     const policy = await readEvictionPolicy(client);
     if (policy !== 'noeviction') {
