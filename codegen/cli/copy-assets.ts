@@ -14,10 +14,7 @@ import { EXIT, options, reportProblems, type CommonFlags, type Io } from './io.j
  */
 export async function runCopyAssets(flags: Pick<CommonFlags, 'config' | 'out'>, io: Io): Promise<number> {
   const { resolved, problems } = await options(flags, io);
-  if (problems.length > 0) {
-    reportProblems(problems, io);
-    return EXIT.invalid;
-  }
+  if (problems.length > 0) return reportProblems(problems, io);
   const root = io.cwd;
   const { outDir } = resolved;
   const layout = readBuildLayout(root);

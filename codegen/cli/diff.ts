@@ -4,20 +4,22 @@ import { lastRunModels } from '../incremental/index.js';
 import { toPosix, type LoadedFiles } from '../load.js';
 import type { Problem } from '../model.js';
 import { formatProblem } from '../problems.js';
+import type { CompareOptions } from '../diff/compare-kit.js';
 import { formatJson, formatText } from '../diff/report.js';
 import { loadSide, type LoadedSide } from '../diff/sources.js';
 import { diffSides, fails } from '../diff/verdict.js';
 
-/** Flags of `toolsmith diff`: `--config` and `--schemas` (over the config's `schemas`) as every command reads them. */
-export interface DiffFlags extends Pick<CommonFlags, 'config' | 'schemas'> {
+/**
+ * Flags of `toolsmith diff`: `--config` and `--schemas` (over the config's `schemas`) as every command reads them,
+ * and `--strict-open-objects` and `--max-comparisons` as the comparison takes them.
+ */
+export interface DiffFlags
+  extends Pick<CommonFlags, 'config' | 'schemas'>, Pick<CompareOptions, 'strictOpenObjects' | 'maxComparisons'> {
   json?: boolean;
   /** What fails the check (`--fail-on`, its choices checked by the CLI). */
   failOn?: 'breaking' | 'compatible' | 'none';
-  strictOpenObjects?: boolean;
   /** The most bytes one side's files may add up to (`--max-bytes`). */
   maxBytes?: number;
-  /** The schema pairs one side of a tool may compare before the rest is undecidable (`--max-comparisons`). */
-  maxComparisons?: number;
 }
 
 /** The key two side arguments share when they name the same thing (then it is loaded once). */
@@ -32,9 +34,8 @@ function sideKey(spec: string, cwd: string): string {
  * a side that is that folder.
  */
 export async function runDiff(before: string, after: string | undefined, flags: DiffFlags, io: Io): Promise<number> {
-  const configured = await options(flags, io);
-  if (configured.problems.length > 0) return refuse('the config does not load', configured.problems, flags, io);
-  const { resolved } = configured;
+  const { resolved, problems: configProblems } = await options(flags, io);
+  if (configProblems.length > 0) return refuse('the config does not load', configProblems, flags, io);
   const schemasFolder = toPosix(path.relative(io.cwd, resolved.schemasDir)) || '.';
   const generated = {
     schemasDir: resolved.schemasDir,
@@ -51,10 +52,7 @@ export async function runDiff(before: string, after: string | undefined, flags: 
   ];
   const problems = sides[1] === first ? first.problems : sides.flatMap((side) => side.problems);
   if (problems.length > 0) return refuse('definitions do not load', problems, flags, io);
-  const report = diffSides(sides[0], sides[1], {
-    strictOpenObjects: flags.strictOpenObjects,
-    maxComparisons: flags.maxComparisons,
-  });
+  const report = diffSides(sides[0], sides[1], flags);
   io.stdout(flags.json ? formatJson(report) : formatText(report));
   return fails(report, flags.failOn ?? 'breaking') ? EXIT.invalid : EXIT.ok;
 }

@@ -32,10 +32,8 @@ export function readBuildLayout(root: string): BuildLayout {
   const errors: ParseError[] = [];
   const parsed = parse(readFileSync(file, 'utf8'), errors, { allowTrailingComma: true }) as
     { compilerOptions?: { outDir?: unknown; rootDir?: unknown } } | undefined;
-  const options =
-    errors.length === 0 && typeof parsed?.compilerOptions === 'object' && parsed.compilerOptions !== null
-      ? parsed.compilerOptions
-      : {};
+  // A value that is not an object (or a file with syntax errors) names neither folder.
+  const options = (errors.length === 0 && parsed?.compilerOptions) || {};
   const rootDir = typeof options.rootDir === 'string' ? path.resolve(root, options.rootDir) : root;
   return { rootDir, outDir: typeof options.outDir === 'string' ? path.resolve(root, options.outDir) : rootDir };
 }
@@ -225,11 +223,7 @@ export async function loadProjectOrchestrator(options: ProjectEntryOptions): Pro
   const unused = (why: string) => {
     if (options.allowSideEffects === true) options.warn?.(`--allow-side-effects was not used: ${shown} ${why}.`);
   };
-  if (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { processToolCall?: unknown }).processToolCall === 'function'
-  ) {
+  if (typeof (value as { processToolCall?: unknown } | undefined)?.processToolCall === 'function') {
     unused(
       'exports a built ToolOrchestrator, whose allowSideEffects is fixed when it is made; set it there, or export ' +
         'its options (or a function returning them) for the flag to apply',

@@ -57,6 +57,7 @@ export async function runGenerate(
     );
   }
   report.diagnostics(result.warnings);
+  const durationMs = Math.round(performance.now() - started);
   const shownOut = path.relative(resolved.root, resolved.outDir) || '.';
   const { diff, tools } = result;
   if (flags.check) {
@@ -80,13 +81,11 @@ export async function runGenerate(
         for (const file of list) out.stderr(`  ${DRIFT_LABELS[kind as keyof typeof drift]} ${file}\n`);
       return report.finish(EXIT.invalid);
     }
-    const durationMs = Math.round(performance.now() - started);
     report.summarize({ durationMs });
     out.stdout(`toolsmith check: ${tools} tools, ${files} files up to date (${durationMs} ms)\n`);
     return report.finish(EXIT.ok);
   }
   const count = result.replaced ? diff.stale.length + diff.missing.length : 0;
-  const durationMs = Math.round(performance.now() - started);
   report.summarize({
     tools,
     unchanged: result.reused,

@@ -85,8 +85,9 @@ export function problemSummary(problems: readonly Problem[], warnings: readonly 
   return `toolsmith: ${plural(problems.length, 'problem')}${counted}; nothing was written.`;
 }
 
-/** Prints what blocked a run, every problem sorted by file and position. */
-export function reportProblems(problems: readonly Problem[], io: Io): void {
+/** Prints what blocked a run, every problem sorted by file and position; returns the run's exit code. */
+export function reportProblems(problems: readonly Problem[], io: Io): typeof EXIT.invalid {
   io.stderr(`${problemSummary(problems, [])}\n`);
   for (const problem of sortProblems([...problems])) io.stderr(`${formatProblem(problem)}\n`);
+  return EXIT.invalid;
 }

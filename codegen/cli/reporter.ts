@@ -58,15 +58,14 @@ export function createReporter(command: CommandReport['command'], mode: OutputMo
   const diagnostics: Diagnostic[] = [];
   const messages: string[] = [];
   const summary: Record<string, unknown> = {};
-  const wrapped: ReporterIo = {
-    stdout: mode === 'text' ? io.stdout : () => {},
-    stderr: mode === 'json' ? (text) => void messages.push(text.replace(/\n$/, '')) : io.stderr,
-    color,
-  };
   return {
     mode,
     /** The io the command prints through: stdout dropped unless text mode, stderr captured in JSON mode. */
-    io: wrapped,
+    io: {
+      stdout: mode === 'text' ? io.stdout : () => {},
+      stderr: mode === 'json' ? (text) => void messages.push(text.replace(/\n$/, '')) : io.stderr,
+      color,
+    } satisfies ReporterIo,
     /** Red and yellow on stderr when colour is on. */
     paint: { red: paint('31', color), yellow: paint('33', color) },
     /** Records (and in text mode prints on stderr; in silent mode only the errors) problems, each with its severity. */

@@ -56,7 +56,6 @@ export async function runServe(flags: ServeFlags, io: Io = defaultIo): Promise<n
   const taskStore = await openServeTaskStore(orchestrator, flags, io);
   if (typeof taskStore === 'string') return refuse(taskStore, orchestrator, io);
   const served = {
-    name: 'toolsmith',
     version: GENERATOR_VERSION,
     capabilities: flags.capability ?? config.capabilities ?? [],
     pageSize: flags.pageSize,

@@ -46,14 +46,6 @@ interface GeneratedImport {
   names: string[];
 }
 
-/** A stub whose imports name generated code that no longer exists. */
-interface StaleStub {
-  /** Relative to the stubs folder. */
-  path: string;
-  /** Old name → new name; `undefined` when the record cannot tell what it became. */
-  renames: Map<string, string | undefined>;
-}
-
 /** A stub rewritten by `--update-stubs`. */
 interface UpdatedStub {
   path: string;
@@ -71,18 +63,13 @@ export interface StubsReport {
   updated: UpdatedStub[];
 }
 
-/** Roles whose names a tool's generated modules export (naming.ts). */
-const ROLES: readonly (keyof ToolNames)[] = [
-  'base',
-  'inputType',
-  'argsType',
-  'outputType',
-  'inputValidator',
-  'outputValidator',
-  'inputSchemaConstant',
-  'outputSchemaConstant',
-  'stepsConstant',
-];
+/** The parts of a tool's names (naming.ts) that its generated modules do not export: the rest are its roles. */
+const NOT_EXPORTED: ReadonlySet<string> = new Set(['pascal', 'camel', 'kebab', 'impl']);
+
+/** The names a tool's generated modules export, by role. */
+function exportedNames(tool: ToolModel): [keyof ToolNames, string][] {
+  return (Object.entries(tool.names) as [keyof ToolNames, string][]).filter(([role]) => !NOT_EXPORTED.has(role));
+}
 
 /** `import { a, type b, c as d } from '...'` (named imports only: generated modules have no default export). */
 const NAMED_IMPORT = /\bimport\s+(?:type\s+)?\{([^}]*)\}\s*from\s*(['"])([^'"\n]+)\2/g;
@@ -117,9 +104,9 @@ export async function updateStubs(
   for (const [file, text] of texts) {
     const created = previous.created.get(file);
     if (created !== undefined) record.created.set(file, created);
-    const stale = staleImports(text, generated, previous.names, output);
+    const stale = staleStub(file, text, generated, previous.names, output);
     if (stale === undefined) continue;
-    report.stale.push({ path: file, renames: stale.renames });
+    report.stale.push(stale);
     if (!run.apply || [...stale.renames.values()].includes(undefined)) {
       // A gone name a stub still imports stays recorded until the stub is updated.
       for (const name of stale.renames.keys()) {
@@ -128,8 +115,8 @@ export async function updateStubs(
       }
       continue;
     }
-    const place = stubPlace(file, stale, output, texts, record.created);
-    const { content, changes } = await rewriteStub(file, text, stale, place.impl);
+    const place = stubPlace(stale, output, texts, record.created);
+    const { content, changes } = await rewriteStub(text, stale, place.impl);
     // Written atomically (a temporary file renamed over it); a moved stub's old file is removed.
     const temporary = path.join(stubsDir, `.${place.to}.toolsmith-update`);
     writeFileSync(temporary, content);
@@ -149,20 +136,26 @@ export async function updateStubs(
   return report;
 }
 
-/** A stub's generated imports, and of their names those gone from the output: old → new (undefined: unknown), with each such import's new module. */
-interface StaleImports {
+/** A stub whose imports name generated code that no longer exists. */
+interface StaleStub {
+  /** Relative to the stubs folder. */
+  path: string;
+  /** Its generated imports. */
   imports: GeneratedImport[];
+  /** Of their names, those gone from the output: old name → new name; `undefined` when the record cannot tell what it became. */
   renames: Map<string, string | undefined>;
+  /** The new module of each import with a renamed name. */
   modules: Map<string, string>;
 }
 
-/** The stale imports of a stub; undefined when every generated name it imports exists. */
-function staleImports(
+/** Stub `file` (its `text`) as stale; undefined when every generated name it imports exists. */
+function staleStub(
+  file: string,
   text: string,
   generated: string,
   meanings: ReadonlyMap<string, Meaning>,
   output: OutputIndex,
-): StaleImports | undefined {
+): StaleStub | undefined {
   const imports = generatedImports(text, generated);
   const renames = new Map<string, string | undefined>();
   const modules = new Map<string, string>();
@@ -175,7 +168,7 @@ function staleImports(
       if (resolved) modules.set(imported.specifier, `${generated}${modulePath(imported.kind, resolved.stem)}`);
     }
   }
-  return renames.size === 0 ? undefined : { imports, renames, modules };
+  return renames.size === 0 ? undefined : { path: file, imports, renames, modules };
 }
 
 /** The current output: what each generated name stands for, the tools by file stem and by definition file, the shared types' modules by type name and by schema hash. */
@@ -199,7 +192,7 @@ function indexOutput(project: Pick<ProjectModel, 'tools' | 'shared'>): OutputInd
   for (const tool of project.tools) {
     index.tools.set(tool.names.kebab, tool);
     index.byDefinition.set(tool.source.relPath, tool);
-    for (const role of ROLES) index.names.set(tool.names[role], { tool: tool.source.relPath, role });
+    for (const [role, name] of exportedNames(tool)) index.names.set(name, { tool: tool.source.relPath, role });
   }
   for (const shared of project.shared) {
     for (const type of shared.types) {
@@ -223,7 +216,7 @@ function exists(imported: GeneratedImport, name: string, output: OutputIndex): b
   const tool = output.tools.get(imported.stem);
   if (tool !== undefined)
     return (
-      ROLES.some((role) => tool.names[role] === name) ||
+      exportedNames(tool).some(([, exported]) => exported === name) ||
       (imported.kind === 'types' && name.startsWith(tool.names.pascal))
     );
   return imported.kind === 'types' && output.typeHomes.get(name) === imported.stem;
@@ -264,14 +257,13 @@ function generatedImports(text: string, generated: string): GeneratedImport[] {
  * Nothing else in the text changes.
  */
 async function rewriteStub(
-  file: string,
   text: string,
-  stale: StaleImports,
+  stale: StaleStub,
   impl: string | undefined,
 ): Promise<{ content: string; changes: string[] }> {
   // Loaded here only: ts-morph brings its own TypeScript (~85 MB of a process), too much for every generate.
   const { Project, SyntaxKind } = await import('ts-morph');
-  const source = new Project({ useInMemoryFileSystem: true }).createSourceFile(file, text);
+  const source = new Project({ useInMemoryFileSystem: true }).createSourceFile(stale.path, text);
   const { renames, modules } = stale;
   const changes: string[] = [];
   const edits: [Node, string][] = [];
@@ -352,14 +344,13 @@ function renamedSpots(source: SourceFile, identifierKind: SyntaxKind.Identifier)
  * when it must but cannot.
  */
 function stubPlace(
-  file: string,
-  stale: StaleImports,
+  { path: file, imports, modules }: StaleStub,
   output: OutputIndex,
   texts: ReadonlyMap<string, string>,
   created: ReadonlyMap<string, string>,
 ): { to: string; impl?: string; note?: string } {
-  const base = stale.imports.find((imported) => imported.kind === 'tools' && file === `${imported.stem}.ts`);
-  const stem = base && /tools\/(.+)\.base\.js$/.exec(stale.modules.get(base.specifier) ?? '')?.[1];
+  const base = imports.find((imported) => imported.kind === 'tools' && file === `${imported.stem}.ts`);
+  const stem = base && /tools\/(.+)\.base\.js$/.exec(modules.get(base.specifier) ?? '')?.[1];
   const tool = stem !== undefined && stem !== base?.stem ? output.tools.get(stem) : undefined;
   if (tool === undefined) return { to: file };
   const target = `${tool.names.kebab}.ts`;
