@@ -7,7 +7,7 @@
 import { settingsProblems } from './config/config.js';
 import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './config/options.js';
 import { placeProblem, sortProblems } from './problems.js';
-import { emitProject, type Emitted } from './emit/project.js';
+import { emitProject } from './emit/project.js';
 import { readSettings } from './emit/settings.js';
 import { schemaRejections } from './emit/validators.js';
 import { openCache } from './incremental/cache.js';
@@ -90,13 +90,10 @@ export async function generateResolved(resolved: ResolvedOptions, run: RunContro
   }
   const plan = planRun(project, resolved, cache);
   const output = stageOutput(resolved.outDir, { compareOnly: run.check === true, stubsDir: resolved.stubsDir });
-  let emitted: Emitted;
-  try {
-    emitted = await emitProject(plan, read.settings, output, { ...run, workers });
-  } catch (error) {
+  const emitted = await emitProject(plan, read.settings, output, { ...run, workers }).catch((error: unknown) => {
     output.discard();
     throw error;
-  }
+  });
   const verdict = bySeverity(sortProblems(emitted.problems.map(place)), emitted.warnings.map(place), strict);
   if (verdict.problems.length > 0) {
     output.discard();

@@ -416,27 +416,24 @@ function tidy(markdown: string): string {
     .trim()}\n`;
 }
 
-/** Renders pages from templates compiled once: a tool's page alone (it depends on that tool only), or the pages that list the project. */
-export interface DocRenderer {
-  /** `docs/tools/<tool>.md`. */
-  toolPage(tool: ToolModel, ctx: EmitContext, facts: ToolManifestFacts): GeneratedFile;
-  /**
-   * `docs/index.md` (tools by category, and what the manifests cost when `tokens` is given) and
-   * `docs/types/<module>.md` (one page per shared schema file).
-   */
-  projectPages(project: ProjectModel, ctx: EmitContext, tokens?: TokenReport): GeneratedFile[];
-}
-
-/** A renderer over the given templates (compiled here, once). */
-export function createDocRenderer(templateTexts: DocTemplates): DocRenderer {
+/**
+ * A renderer over the given templates, compiled here once: a tool's page alone (it depends on that
+ * tool only), or the pages that list the project.
+ */
+export function createDocRenderer(templateTexts: DocTemplates) {
   const templates = compile(templateTexts);
   return {
-    toolPage: (tool, ctx, facts) => ({
+    /** `docs/tools/<tool>.md`. */
+    toolPage: (tool: ToolModel, ctx: EmitContext, facts: ToolManifestFacts): GeneratedFile => ({
       path: toolPagePath(tool),
       content: tidy(templates.tool(toolView(tool, ctx, facts))),
       kind: 'generated',
     }),
-    projectPages: (project, ctx, tokens) => [
+    /**
+     * `docs/index.md` (tools by category, and what the manifests cost when `tokens` is given) and
+     * `docs/types/<module>.md` (one page per shared schema file).
+     */
+    projectPages: (project: ProjectModel, ctx: EmitContext, tokens?: TokenReport): GeneratedFile[] => [
       { path: 'docs/index.md', content: tidy(templates.index(indexView(project, ctx, tokens))), kind: 'generated' },
       ...[...project.shared]
         .sort((a, b) => compareStrings(a.module, b.module))

@@ -91,50 +91,46 @@ export async function emitProject(
   const emitter = createToolEmitter(setup);
   const total = project.tools.length;
   let done = 0;
-  const emitted: Emitted = {
-    problems: [],
-    warnings: [],
-    units: new Map(),
-    listings: [],
-    stubs: [],
-    segments: {},
-    manifests: 'assembled',
-    threads: 1,
-  };
+  const units = new Map<string, string[]>();
+  const stubs: GeneratedFile[] = [];
   for (const [, files] of plan.reused) for (const file of files) output.keep(file);
   const manifests = createManifestAssembler(project.tools, settings.ctx, settings.manifests, plan.previous);
   for (const tool of project.tools) {
     if (!plan.reused.has(tool.name)) continue;
     manifests.reuse(tool);
-    if (plan.stubs.has(tool.name)) emitted.stubs.push(emitter.stub(tool));
+    if (plan.stubs.has(tool.name)) stubs.push(emitter.stub(tool));
     options.onProgress?.(++done, total);
   }
-  const units = await emitToolUnits(plan, setup, emitter, options, (tool, unit) => {
-    emitted.units.set(
+  const { problems, threads } = await emitToolUnits(plan, setup, emitter, options, (tool, unit) => {
+    units.set(
       tool.name,
       unit.files.map((file) => (output.put(file), file.path)),
     );
-    if (unit.stub !== undefined) emitted.stubs.push(unit.stub);
+    if (unit.stub !== undefined) stubs.push(unit.stub);
     manifests.add(unit.manifests);
     options.onProgress?.(++done, total);
   });
-  emitted.threads = units.threads;
-  emitted.problems.push(...manifests.problems, ...units.problems);
-  emitted.warnings.push(...manifests.warnings);
-  if (emitted.problems.length > 0) return emitted;
+  // On a problem nothing more is put: what was emitted so far, and what stopped it.
+  const stopped = (found: Problem[], warnings: Problem[]): Emitted => {
+    return { problems: found, warnings, units, listings: [], stubs, segments: {}, manifests: 'assembled', threads };
+  };
+  const warnings = [...manifests.warnings];
+  if (manifests.problems.length + problems.length > 0) return stopped([...manifests.problems, ...problems], warnings);
   const made = manifests.finish();
   // A reused tool's part made at `finish` (its files did not fit a splice) tells its problems only then.
-  emitted.problems.push(...made.problems);
-  if (emitted.problems.length > 0) return emitted;
-  if (made.spliced) emitted.manifests = 'spliced';
-  emitted.warnings = [...made.warnings];
-  emitted.segments = made.segments;
-  for (const file of [...made.files, ...(await emitProjectFiles(project, settings, made))]) {
-    output.put(file);
-    emitted.listings.push(file.path);
-  }
-  emitted.stubs.sort((a, b) => compareStrings(a.path, b.path));
-  return emitted;
+  if (made.problems.length > 0) return stopped([...made.problems], warnings);
+  const listings = [...made.files, ...(await emitProjectFiles(project, settings, made))];
+  for (const file of listings) output.put(file);
+  return {
+    problems: [],
+    warnings: [...made.warnings],
+    units,
+    listings: listings.map((file) => file.path),
+    stubs: stubs.sort((a, b) => compareStrings(a.path, b.path)),
+    segments: made.segments,
+    manifests: made.spliced ? 'spliced' : 'assembled',
+    threads,
+  };
 }
 
 /** A tool whose emission threw, as a problem at its definition (describing the thrown value cannot throw). */

@@ -60,22 +60,19 @@ export function unchangedRun(
   const snapshot = cache.snapshot;
   if (snapshot === undefined || snapshot.warned) return undefined;
   if (snapshot.budget !== budgetKey(resolved.settings.manifests.tokenBudget)) return undefined;
-  let inputs: string[];
   try {
     const scan = scanSchemasFolder(resolved.schemasDir, resolved.root);
     // A folder that cannot be walked is a problem of the full run, never "nothing changed".
-    if (scan.unreadable.length > 0) return undefined;
-    inputs = scan.files;
+    if (scan.unreadable.length > 0 || scan.files.length !== Object.keys(snapshot.inputs).length) return undefined;
+    for (const relPath of scan.files) {
+      const expected = snapshot.inputs[relPath];
+      if (expected === undefined) return undefined;
+      // Never blocks on a FIFO that took a definition's name: anything but a regular file means "run".
+      const read = readRegularFile(path.join(resolved.schemasDir, relPath));
+      if ('error' in read || sha256(read.bytes) !== expected) return undefined;
+    }
   } catch {
     return undefined;
-  }
-  if (inputs.length !== Object.keys(snapshot.inputs).length) return undefined;
-  for (const relPath of inputs) {
-    const expected = snapshot.inputs[relPath];
-    if (expected === undefined) return undefined;
-    // Never blocks on a FIFO that took a definition's name: anything but a regular file means "run".
-    const read = readRegularFile(path.join(resolved.schemasDir, relPath));
-    if ('error' in read || sha256(read.bytes) !== expected) return undefined;
   }
   const outputs = listFiles(resolved.outDir);
   if (outputs.length !== Object.keys(snapshot.outputs).length) return undefined;

@@ -25,33 +25,20 @@ export { toolManifests } from './part.js';
 export type { PreviousManifests } from './splice.js';
 
 /**
- * Assembles the manifests and loss reports from the tools' parts (`toolManifests`), given in any order:
- * each part is laid out as bytes as soon as every tool before it (in name order) is in, so what waits
- * as text is the parts that arrived early. `finish` once every tool's part is in. Given the last run's
- * files, it holds the parts and splices them into those files at `finish` (`spliceParts`), assembling
- * only when they do not fit; either way one closing step writes the tails, the typed modules and the reports.
- */
-export interface ManifestAssembler {
-  add(part: ToolManifests, losses?: LossesByTarget): void;
-  /** A tool whose part is the last run's: made from its model only when the manifests are assembled. */
-  reuse(tool: ToolModel): void;
-  /** What the targets said of the tools added so far, in the order they were added (errors under `error`; warnings under `omit`). */
-  readonly problems: readonly Problem[];
-  readonly warnings: readonly Problem[];
-  /** Writes the tails, the typed modules and the reports; the emission, its files as pieces of bytes. */
-  finish(): ManifestEmission;
-}
-
-/**
  * The assembler of the manifests of `tools` (every tool of the project, any order): the target files
- * and the two loss reports, fed in name order; with `previous` (the last run's files), a splice first.
+ * and the two loss reports, from the tools' parts (`toolManifests`), given in any order. Each part is
+ * laid out as bytes as soon as every tool before it (in name order) is in, so what waits as text is the
+ * parts that arrived early; `finish` once every tool's part is in. Given the last run's files
+ * (`previous`), it holds the parts and splices them into those files at `finish` (`spliceParts`),
+ * assembling only when they do not fit; either way one closing step writes the tails, the typed
+ * modules and the reports.
  */
 export function createManifestAssembler(
   tools: readonly ToolModel[],
   ctx: EmitContext,
   options: ManifestOptions = {},
   previous?: PreviousManifests,
-): ManifestAssembler {
+) {
   const names = tools.map((tool) => tool.name).sort(compareStrings);
   const plan = planManifests(tools, options);
   const emission: ManifestEmission = {
@@ -99,17 +86,20 @@ export function createManifestAssembler(
   const held: [ToolManifests, LossesByTarget | undefined][] = [];
   const reused: ToolModel[] = [];
   return {
-    problems: emission.problems,
-    warnings: emission.warnings,
-    add(part, losses) {
+    /** What the targets said of the tools added so far, in the order they were added (errors under `error`; warnings under `omit`). */
+    problems: emission.problems as readonly Problem[],
+    warnings: emission.warnings as readonly Problem[],
+    add(part: ToolManifests, losses?: LossesByTarget): void {
       take(part);
       if (previous) held.push([part, losses]);
       else inOrder.add(part.name, [part, losses]);
     },
-    reuse(tool) {
+    /** A tool whose part is the last run's: made from its model only when the manifests are assembled. */
+    reuse(tool: ToolModel): void {
       reused.push(tool);
     },
-    finish() {
+    /** Writes the tails, the typed modules and the reports; the emission, its files as pieces of bytes. */
+    finish(): ManifestEmission {
       // The fresh parts spliced into the last run's files, or else every tool's part assembled.
       const fresh = held.map(([part]) => part);
       const spliced = previous && spliceParts(previous, names, plan, fresh);

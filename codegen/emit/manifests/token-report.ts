@@ -190,6 +190,9 @@ function budgetWarnings(
 ): Problem[] {
   if (budgets === undefined) return [];
   const warnings: Problem[] = [];
+  /** A warning at `line` of the report (its value's column), `pointer` the value over the budget. */
+  const warn = (line: number, pointer: string, message: string, hint: string) =>
+    warnings.push({ file: reportFile, line, column: 5, pointer, severity: 'warning', message, hint });
   // The line of the text after `needle`'s leading newline.
   const lineOf = (needle: string) => {
     const at = text.indexOf(needle);
@@ -211,36 +214,26 @@ function budgetWarnings(
         .join(', ');
     const total = report.totals[target]!;
     if (budget.total !== undefined && total > budget.total)
-      warnings.push({
-        file: reportFile,
-        line: lineOf(`\n  "totals": {`) + 1 + targets.indexOf(target),
-        column: 5,
-        pointer: `/totals/${target}`,
-        severity: 'warning',
-        message:
-          `${file} costs ${total} ${counted(target)}, over its budget of ${budget.total} ` +
+      warn(
+        lineOf(`\n  "totals": {`) + 1 + targets.indexOf(target),
+        `/totals/${target}`,
+        `${file} costs ${total} ${counted(target)}, over its budget of ${budget.total} ` +
           `(manifests.tokenBudget.${target}.total). The biggest tools: ${named(tools)}.`,
-        hint:
-          "shorten what the biggest tools' parts say (descriptions, enums), flatten nested schemas, " +
+        "shorten what the biggest tools' parts say (descriptions, enums), flatten nested schemas, " +
           `turn ${target} off for tools its callers do not need (\`"targets": { "${target}": false }\` in the definition), ` +
           `or raise \`manifests.tokenBudget.${target}.total\` in the config`,
-      });
+      );
     const over = budget.perTool === undefined ? [] : tools.filter((tool) => tool.tokens > budget.perTool!);
     if (over.length > 0) {
       const more = over.length > BUDGET_WARNING_TOOLS ? `, and ${over.length - BUDGET_WARNING_TOOLS} more` : '';
-      warnings.push({
-        file: reportFile,
-        line: lineOf(`\n    ${JSON.stringify(over[0]!.name)}: {`),
-        column: 5,
-        pointer: formatPointer(['tools', over[0]!.name, target]),
-        severity: 'warning',
-        message:
-          `${over.length} ${over.length === 1 ? 'tool costs' : 'tools cost'} more than the per-tool budget of ` +
+      warn(
+        lineOf(`\n    ${JSON.stringify(over[0]!.name)}: {`),
+        formatPointer(['tools', over[0]!.name, target]),
+        `${over.length} ${over.length === 1 ? 'tool costs' : 'tools cost'} more than the per-tool budget of ` +
           `${budget.perTool} ${counted(target)} in ${file} (manifests.tokenBudget.${target}.perTool): ${named(over)}${more}.`,
-        hint:
-          'shorten the parts that cost most in those tools (descriptions, enums), flatten nested schemas, ' +
+        'shorten the parts that cost most in those tools (descriptions, enums), flatten nested schemas, ' +
           `or raise \`manifests.tokenBudget.${target}.perTool\` in the config`,
-      });
+      );
     }
   }
   return warnings;

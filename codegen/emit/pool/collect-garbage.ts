@@ -27,17 +27,15 @@ export function collectGarbage(): void {
  * emits tools beside the workers, and under a large `--max-old-space-size` V8 lets that garbage grow
  * the heap without bound (peak RSS, P7); a check costs microseconds, a collection tens of
  * milliseconds. The budget grows with the live heap so that the collections' cost stays linear in
- * the work (a fixed one made a 5,000-tool run collect a large heap every few dozen tools).
+ * the work (a fixed one made a 5,000-tool run collect a large heap every few dozen tools). Answers
+ * whether it collected.
  */
 export function collectWhenGrown(budgetMb = 64): boolean {
-  const used = v8.getHeapStatistics().used_heap_size;
-  if (heapAfterLast === undefined) {
-    // The first check: what the thread built before (normalize) is collected now, so the budget
-    // is counted from the live heap rather than from a heap still holding that garbage.
-    collectGarbage();
-    return true;
-  }
-  if (used - heapAfterLast < Math.max(budgetMb * 1024 * 1024, heapAfterLast / 2)) return false;
-  collectGarbage();
-  return true;
+  // The first check collects what the thread built before (normalize), so the budget is counted
+  // from the live heap rather than from a heap still holding that garbage.
+  const grown =
+    heapAfterLast === undefined ||
+    v8.getHeapStatistics().used_heap_size - heapAfterLast >= Math.max(budgetMb * 1024 * 1024, heapAfterLast / 2);
+  if (grown) collectGarbage();
+  return grown;
 }

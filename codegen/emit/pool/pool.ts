@@ -37,11 +37,6 @@ export function workerCount(tools: number, options: WorkerOptions = {}): number 
 /** What one tool's emission gave: its formatted files, its part of the manifests and its stub, or what it threw. */
 export type EmitOutcome = ToolOutput | { error: unknown };
 
-/** A tool whose worker stopped under it (out of memory, a crash) rather than its emitter throwing. */
-export interface Lost {
-  lost: Error;
-}
-
 /** A wire file back as a `GeneratedFile` holding its bytes (its text decoded only when read). */
 function fromWire(wire: WireFile): GeneratedFile {
   const base = { path: wire.path, kind: wire.kind, ...(wire.preformatted ? { preformatted: true as const } : {}) };
@@ -140,9 +135,9 @@ const TASKS_PER_WORKER = 2;
  * Emits `tools` on `count` new worker threads and, one tool at a time, on the calling thread
  * (`local`: the main thread has the emitters loaded anyway and mostly waits; one worker fewer is one
  * copy of the emitters fewer, peak RSS, P7), handing each tool's outcome to `onOutcome` as soon as it
- * arrives, in any order. A tool whose emitter throws is its error, one whose worker stopped is `Lost`
- * (the caller emits it in process); never a rejection. The workers are stopped, and the calling
- * thread's last tool done, before this settles.
+ * arrives, in any order. A tool whose emitter throws is its error, one whose worker stopped under it
+ * (out of memory, a crash) is `{ lost }` (the caller emits it in process); never a rejection. The
+ * workers are stopped, and the calling thread's last tool done, before this settles.
  */
 export async function emitOnPool(
   tools: readonly ToolModel[],
@@ -150,7 +145,7 @@ export async function emitOnPool(
   setup: ToolEmitterOptions,
   count: number,
   local: (tool: ToolModel) => Promise<EmitOutcome>,
-  onOutcome: (tool: ToolModel, outcome: EmitOutcome | Lost) => void,
+  onOutcome: (tool: ToolModel, outcome: EmitOutcome | { lost: Error }) => void,
 ): Promise<void> {
   const workers = withWorkerLimits(
     () => Array.from({ length: count }, () => startWorker(setup)),
@@ -164,7 +159,7 @@ export async function emitOnPool(
   let failed = false;
   let localLane = Promise.resolve();
   const handedOut = new Promise<void>((resolve, reject) => {
-    const settle = (index: number, outcome: EmitOutcome | Lost) => {
+    const settle = (index: number, outcome: EmitOutcome | { lost: Error }) => {
       if (done[index] === 1 || failed) return;
       done[index] = 1;
       settled++;
