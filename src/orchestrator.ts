@@ -399,15 +399,11 @@ export class ToolOrchestrator {
   listTools(context?: { personaCapabilities?: readonly string[] }): ToolDefinitionForLLM[] {
     const definitions: ToolDefinitionForLLM[] = [];
     for (const entry of this.#host.registry.values()) {
-      const tool = entry.tool;
-      if (this.#host.isDisabled(tool)) continue;
+      if (this.#host.isDisabled(entry.tool)) continue;
       if (context !== undefined && missingCapabilities(entry, context.personaCapabilities) !== undefined) continue;
-      const definition: ToolDefinitionForLLM = {
-        name: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-      };
-      if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
+      const { name, description, inputSchema, outputSchema } = entry.tool;
+      const definition: ToolDefinitionForLLM = { name, description, inputSchema };
+      if (outputSchema !== undefined) definition.outputSchema = outputSchema;
       definitions.push(definition);
     }
     return definitions;
