@@ -166,20 +166,17 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
 
   constructor(definition: ComposedToolDefinition<TInput, TOutput>, options: { orchestrator?: ToolCaller } = {}) {
     checkDefinition(definition);
-    this.name = definition.name;
-    this.id =
-      definition.id ?? `composed:${definition.name}${definition.version === undefined ? '' : `@${definition.version}`}`;
-    this.displayName = definition.displayName ?? definition.name;
-    this.description = definition.description;
-    this.inputSchema = definition.inputSchema;
-    if (definition.outputSchema !== undefined) this.outputSchema = definition.outputSchema;
+    const { name, description, inputSchema, outputSchema, category, version, timeoutMs, annotations, validators } =
+      definition;
+    this.name = name;
+    this.id = definition.id ?? `composed:${name}${version === undefined ? '' : `@${version}`}`;
+    this.displayName = definition.displayName ?? name;
+    this.description = description;
+    this.inputSchema = inputSchema;
+    // The optional fields are own properties already (class fields), `undefined` until given.
+    Object.assign(this, { outputSchema, category, version, timeoutMs, annotations, validators });
     this.requiredCapabilities = [...(definition.requiredCapabilities ?? [])];
-    if (definition.category !== undefined) this.category = definition.category;
-    if (definition.version !== undefined) this.version = definition.version;
     this.hasSideEffects = definition.hasSideEffects ?? false;
-    if (definition.timeoutMs !== undefined) this.timeoutMs = definition.timeoutMs;
-    if (definition.annotations !== undefined) this.annotations = definition.annotations;
-    if (definition.validators !== undefined) this.validators = definition.validators;
     this.steps = Object.freeze(definition.steps.map((step) => Object.freeze({ ...step })));
     this.output = definition.output;
     this.#orchestrator = options.orchestrator;
