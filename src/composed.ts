@@ -209,8 +209,7 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
     }
     const outputs: Array<{ output: unknown }> = [];
     const scope: ReferenceScope = { input: args, steps: outputs };
-    const above = (context as { [CALL_CHAIN]?: readonly string[] })[CALL_CHAIN];
-    const chain: readonly string[] = above === undefined ? [this.name] : [...above, this.name];
+    const chain = [...((context as { [CALL_CHAIN]?: readonly string[] })[CALL_CHAIN] ?? []), this.name];
     for (let index = 0; index < this.steps.length; index++) {
       const step = this.steps[index];
       // The step runs as the composed call's caller: its identity, capabilities, turn and signal.

@@ -222,12 +222,8 @@ export class OrchestratorHost implements CallHost {
       return undefined;
     }
     if (this.#queued >= this.#maxQueue) {
-      const tool = call.entry!.tool.name;
-      failCall(
-        call,
-        'QUEUE_FULL',
-        `Too many calls are waiting (${this.#queued}); tool '${tool}' was not called. Retry later.`,
-      );
+      const message = `Too many calls are waiting (${this.#queued}); tool '${call.entry!.tool.name}' was not called. Retry later.`;
+      failCall(call, 'QUEUE_FULL', message);
       return undefined;
     }
     call.queued = true;
