@@ -166,14 +166,14 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
 
   constructor(definition: ComposedToolDefinition<TInput, TOutput>, options: { orchestrator?: ToolCaller } = {}) {
     checkDefinition(definition);
-    const { name, description, inputSchema, outputSchema, category, version, timeoutMs, annotations, validators } =
-      definition;
+    const { name, version } = definition;
     this.name = name;
     this.id = definition.id ?? `composed:${name}${version === undefined ? '' : `@${version}`}`;
     this.displayName = definition.displayName ?? name;
-    this.description = description;
-    this.inputSchema = inputSchema;
+    this.description = definition.description;
+    this.inputSchema = definition.inputSchema;
     // The optional fields are own properties already (class fields), `undefined` until given.
+    const { outputSchema, category, timeoutMs, annotations, validators } = definition;
     Object.assign(this, { outputSchema, category, version, timeoutMs, annotations, validators });
     this.requiredCapabilities = [...(definition.requiredCapabilities ?? [])];
     this.hasSideEffects = definition.hasSideEffects ?? false;

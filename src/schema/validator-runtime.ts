@@ -109,7 +109,7 @@ export interface StrictValidate {
 }
 
 /** Most rounds of coerce-then-validate-again (each can reveal type errors under a condition that now holds). */
-export const MAX_COERCION_ROUNDS = 8;
+const MAX_COERCION_ROUNDS = 8;
 
 /** Whether `error` was reported by a schema under the `oneOf` that reported `oneOf`, at or below its value. */
 function isInside(error: AjvError, oneOf: AjvError): boolean {
