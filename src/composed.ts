@@ -166,20 +166,17 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
 
   constructor(definition: ComposedToolDefinition<TInput, TOutput>, options: { orchestrator?: ToolCaller } = {}) {
     checkDefinition(definition);
-    this.name = definition.name;
-    this.id =
-      definition.id ?? `composed:${definition.name}${definition.version === undefined ? '' : `@${definition.version}`}`;
-    this.displayName = definition.displayName ?? definition.name;
+    const { name, version } = definition;
+    this.name = name;
+    this.id = definition.id ?? `composed:${name}${version === undefined ? '' : `@${version}`}`;
+    this.displayName = definition.displayName ?? name;
     this.description = definition.description;
     this.inputSchema = definition.inputSchema;
-    if (definition.outputSchema !== undefined) this.outputSchema = definition.outputSchema;
+    // The optional fields are own properties already (class fields), `undefined` until given.
+    const { outputSchema, category, timeoutMs, annotations, validators } = definition;
+    Object.assign(this, { outputSchema, category, version, timeoutMs, annotations, validators });
     this.requiredCapabilities = [...(definition.requiredCapabilities ?? [])];
-    if (definition.category !== undefined) this.category = definition.category;
-    if (definition.version !== undefined) this.version = definition.version;
     this.hasSideEffects = definition.hasSideEffects ?? false;
-    if (definition.timeoutMs !== undefined) this.timeoutMs = definition.timeoutMs;
-    if (definition.annotations !== undefined) this.annotations = definition.annotations;
-    if (definition.validators !== undefined) this.validators = definition.validators;
     this.steps = Object.freeze(definition.steps.map((step) => Object.freeze({ ...step })));
     this.output = definition.output;
     this.#orchestrator = options.orchestrator;
@@ -212,8 +209,7 @@ export class ComposedTool<TInput extends Record<string, any> = Record<string, an
     }
     const outputs: Array<{ output: unknown }> = [];
     const scope: ReferenceScope = { input: args, steps: outputs };
-    const above = (context as { [CALL_CHAIN]?: readonly string[] })[CALL_CHAIN];
-    const chain: readonly string[] = above === undefined ? [this.name] : [...above, this.name];
+    const chain = [...((context as { [CALL_CHAIN]?: readonly string[] })[CALL_CHAIN] ?? []), this.name];
     for (let index = 0; index < this.steps.length; index++) {
       const step = this.steps[index];
       // The step runs as the composed call's caller: its identity, capabilities, turn and signal.

@@ -68,18 +68,12 @@ export function truncateText(text: string, max: number = MAX_ECHO_LENGTH): strin
  * is safe to call on any foreign value, also after a call has been answered.
  */
 export function describeThrown(error: unknown, max: number = 1000): string {
-  let text: string;
   try {
-    text = readDescription(error);
+    return truncateText(readDescription(error), max);
   } catch {
-    text = `unprintable ${describeType(error)}`;
+    // Only an object's `String()` runs code that may throw (a `toString`, a Proxy trap).
+    return 'unprintable value';
   }
-  return truncateText(text, max);
-}
-
-/** `typeof` never runs user code (not even for a revoked Proxy). */
-function describeType(value: unknown): string {
-  return value === null ? 'null' : typeof value === 'object' || typeof value === 'function' ? 'value' : typeof value;
 }
 
 /** An `Error`'s message (else its name), anything else as `String()` makes it; throws what `String()` throws. */

@@ -222,12 +222,8 @@ export class OrchestratorHost implements CallHost {
       return undefined;
     }
     if (this.#queued >= this.#maxQueue) {
-      const tool = call.entry!.tool.name;
-      failCall(
-        call,
-        'QUEUE_FULL',
-        `Too many calls are waiting (${this.#queued}); tool '${tool}' was not called. Retry later.`,
-      );
+      const message = `Too many calls are waiting (${this.#queued}); tool '${call.entry!.tool.name}' was not called. Retry later.`;
+      failCall(call, 'QUEUE_FULL', message);
       return undefined;
     }
     call.queued = true;
@@ -399,15 +395,11 @@ export class ToolOrchestrator {
   listTools(context?: { personaCapabilities?: readonly string[] }): ToolDefinitionForLLM[] {
     const definitions: ToolDefinitionForLLM[] = [];
     for (const entry of this.#host.registry.values()) {
-      const tool = entry.tool;
-      if (this.#host.isDisabled(tool)) continue;
+      if (this.#host.isDisabled(entry.tool)) continue;
       if (context !== undefined && missingCapabilities(entry, context.personaCapabilities) !== undefined) continue;
-      const definition: ToolDefinitionForLLM = {
-        name: tool.name,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-      };
-      if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
+      const { name, description, inputSchema, outputSchema } = entry.tool;
+      const definition: ToolDefinitionForLLM = { name, description, inputSchema };
+      if (outputSchema !== undefined) definition.outputSchema = outputSchema;
       definitions.push(definition);
     }
     return definitions;

@@ -1,6 +1,5 @@
 import { ToolsmithError, truncateText } from '../errors.js';
 import { isLazyTool, LOAD_TOOL, type LazyTool } from '../lazy.js';
-import type { ValidateFunction } from '../schema/validation.js';
 import type { ITool } from '../tool.js';
 import { SchemaValidator } from '../schema/validation.js';
 import { thrownFailure, type ToolCallFailure } from './failure.js';
@@ -81,11 +80,7 @@ export function prepareTool(tool: ITool): RegisteredTool {
   const hasOutput = tool.outputSchema !== undefined || validators?.output !== undefined;
   return registration(
     tool,
-    new SchemaValidator<Record<string, unknown>>({
-      schema: tool.inputSchema,
-      generated: validators?.input as ValidateFunction<Record<string, unknown>> | undefined,
-      stripOptionalNulls: true,
-    }),
+    new SchemaValidator({ schema: tool.inputSchema, generated: validators?.input, stripOptionalNulls: true }),
     hasOutput ? new SchemaValidator({ schema: tool.outputSchema, generated: validators?.output }) : undefined,
     Array.isArray(tool.requiredCapabilities) ? [...tool.requiredCapabilities] : [],
   );

@@ -188,14 +188,20 @@ export function checkJsonDepth(value: object, depth = 0): void {
     if (child !== null && typeof child === 'object') checkJsonDepth(child, depth + 1);
 }
 
-function copyAt(value: unknown, depth: number): unknown {
+/**
+ * Copies JSON-like data (plain objects and arrays, recursively; other objects by reference) so a
+ * validator can coerce and fill defaults without touching the caller's value. An own `__proto__`
+ * key is copied as data and never changes a prototype. Throws `INVALID_REQUEST` on a cycle or
+ * nesting deeper than `MAX_COPY_DEPTH` (`depth`: how deep `value` already sits).
+ */
+export function copyJsonValue<T>(value: T, depth = 0): T {
   if (value === null || typeof value !== 'object') return value;
   checkDepth(depth);
   if (Array.isArray(value)) {
     const length = value.length;
     const copy = new Array(length);
-    for (let index = 0; index < length; index++) copy[index] = copyAt(value[index], depth + 1);
-    return copy;
+    for (let index = 0; index < length; index++) copy[index] = copyJsonValue(value[index], depth + 1);
+    return copy as T;
   }
   const prototype = Object.getPrototypeOf(value);
   // Date, Map, class instances: not JSON data, passed as they are.
@@ -207,19 +213,9 @@ function copyAt(value: unknown, depth: number): unknown {
     const child = copy[key];
     // `setOwn`: assigning `__proto__` would replace the copy's prototype.
     if (child !== null && typeof child === 'object' && Object.hasOwn(copy, key))
-      setOwn(copy, key, copyAt(child, depth + 1));
+      setOwn(copy, key, copyJsonValue(child, depth + 1));
   }
-  return copy;
-}
-
-/**
- * Copies JSON-like data (plain objects and arrays, recursively; other objects by reference) so a
- * validator can coerce and fill defaults without touching the caller's value. An own `__proto__`
- * key is copied as data and never changes a prototype. Throws `INVALID_REQUEST` on a cycle or
- * nesting deeper than `MAX_COPY_DEPTH`.
- */
-export function copyJsonValue<T>(value: T): T {
-  return copyAt(value, 0) as T;
+  return copy as T;
 }
 
 /**
@@ -250,7 +246,11 @@ function allowsNull(schema: unknown, root: unknown, depth: number): boolean {
   return [schema.anyOf, schema.oneOf].every((branches) => !Array.isArray(branches) || branches.some(mayBeNull));
 }
 
-function planFor(schema: unknown, root: unknown, ancestors: Set<unknown>): NullPlan | undefined {
+/**
+ * Builds the `NullPlan` of an input schema once (at registration), so removing `null`s at call
+ * time is a few property reads. `undefined` when there is nothing to remove.
+ */
+export function buildNullPlan(schema: unknown, root = schema, ancestors = new Set<unknown>()): NullPlan | undefined {
   let node = schema;
   for (let hops = 0; isObject(node) && typeof node.$ref === 'string'; hops++) {
     if (hops > MAX_SCHEMA_DEPTH) return undefined;
@@ -265,19 +265,11 @@ function planFor(schema: unknown, root: unknown, ancestors: Set<unknown>): NullP
   const nested: Array<readonly [string, NullPlan]> = [];
   for (const key of Object.keys(properties)) {
     if (!required.includes(key) && !allowsNull(properties[key], root, 0)) optional.push(key);
-    const child = planFor(properties[key], root, ancestors);
+    const child = buildNullPlan(properties[key], root, ancestors);
     if (child !== undefined) nested.push([key, child]);
   }
   ancestors.delete(node);
   return optional.length === 0 && nested.length === 0 ? undefined : { optional, nested };
-}
-
-/**
- * Builds the `NullPlan` of an input schema once (at registration), so removing `null`s at call
- * time is a few property reads. `undefined` when there is nothing to remove.
- */
-export function buildNullPlan(schema: unknown): NullPlan | undefined {
-  return planFor(schema, schema, new Set());
 }
 
 /**

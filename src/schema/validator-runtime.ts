@@ -11,14 +11,6 @@ import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 
 /**
- * A CommonJS module's `exports.default`: Node hands `module.exports` as the default import while
- * bundlers that honour `__esModule` hand `exports.default` itself; either works here.
- */
-function defaultExport<T>(module: T): T {
-  return ((module as { default?: T }).default ?? module) as T;
-}
-
-/**
  * Deep equality of JSON data as JSON Schema means it (`const`, `enum`, `uniqueItems`): same type,
  * numbers by value, arrays item by item, objects by their own keys in any order. Replaces Ajv's
  * `fast-deep-equal`, which calls an object's `toString`/`valueOf` when they are not Object's own —
@@ -117,7 +109,7 @@ export interface StrictValidate {
 }
 
 /** Most rounds of coerce-then-validate-again (each can reveal type errors under a condition that now holds). */
-export const MAX_COERCION_ROUNDS = 8;
+const MAX_COERCION_ROUNDS = 8;
 
 /** Whether `error` was reported by a schema under the `oneOf` that reported `oneOf`, at or below its value. */
 function isInside(error: AjvError, oneOf: AjvError): boolean {
@@ -262,7 +254,9 @@ function coerceAndRetry(
 
 /** What generated validators use; `require("ajv/dist/runtime/<name>").default` maps to the member of that name. */
 export const validatorRuntime = Object.freeze({
-  ucs2length: defaultExport(ucs2lengthModule),
+  // A CommonJS module's `exports.default`: Node hands `module.exports` as the default import while
+  // bundlers that honour `__esModule` hand `exports.default` itself; either works here.
+  ucs2length: (ucs2lengthModule as unknown as { default?: typeof ucs2lengthModule }).default ?? ucs2lengthModule,
   equal: jsonEqual,
   fullFormats,
   coerceWhereNeeded,

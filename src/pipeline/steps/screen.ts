@@ -125,12 +125,9 @@ export function missingCapabilities(
   entry: RegisteredTool,
   capabilities: readonly string[] | undefined,
 ): string[] | undefined {
-  let required = entry.requiredCapabilities;
-  if (entry.load !== undefined) {
-    // A lazy tool not loaded yet: its stand-in knows its capabilities.
-    const declared = entry.tool.requiredCapabilities;
-    required = Array.isArray(declared) ? declared : [];
-  }
+  // A lazy tool not loaded yet: its stand-in knows its capabilities.
+  const declared = entry.load === undefined ? entry.requiredCapabilities : entry.tool.requiredCapabilities;
+  const required = Array.isArray(declared) ? declared : [];
   if (required.length === 0) return undefined;
   const missing = required.filter((capability) => capabilities?.includes(capability) !== true);
   return missing.length === 0 ? undefined : missing;
