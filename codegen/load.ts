@@ -71,6 +71,11 @@ export function positionOf(source: SourceFile, pointer: string, atKey = false): 
   return { line: 1, column: 1 };
 }
 
+/** A problem with a whole file, folder or side, placed at its start. */
+export function fileProblem(file: string, message: string, hint: string): Problem {
+  return { file, line: 1, column: 1, pointer: '', message, hint };
+}
+
 /** Builds a problem located at a pointer of a file. */
 export function problemAt(source: SourceFile, pointer: string, message: string, hint?: string, atKey = false): Problem {
   const position = positionOf(source, pointer, atKey);
@@ -363,7 +368,7 @@ export function loadDefinitions(schemasDir: string, projectRoot: string): Loaded
   const shown = (relPath: string) => toPosix(path.relative(projectRoot, path.join(schemasDir, relPath))) || '.';
   // A problem with a whole file or folder, at its first line.
   const unread = (relPath: string, message: string, hint: string) =>
-    loaded.problems.push({ file: shown(relPath), line: 1, column: 1, pointer: '', message, hint });
+    loaded.problems.push(fileProblem(shown(relPath), message, hint));
   let scan: FolderScan;
   try {
     if (!statSync(schemasDir).isDirectory()) throw new Error('not a directory');

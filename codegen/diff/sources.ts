@@ -3,7 +3,7 @@ import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { JSONSchema7 } from 'json-schema';
 import type { McpToolAnnotations } from '../../src/mcp/tool.js';
-import { loadDefinitions, parseSource, problemAt, scanSchemasFolder, toPosix } from '../load.js';
+import { fileProblem, loadDefinitions, parseSource, problemAt, scanSchemasFolder, toPosix } from '../load.js';
 import type { LoadedFiles, SourceFile } from '../load.js';
 import type { Problem, ProjectModel, ToolModel } from '../model.js';
 import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
@@ -102,7 +102,7 @@ export function loadSide(spec: string, cwd: string, options: LoadSideOptions = {
   if (bytes > maxBytes) {
     const message = `${bytes} bytes to read, over the limit of ${maxBytes} bytes per side; nothing of it was read`;
     const hint = `pass --max-bytes ${bytes} if a side this large is expected`;
-    return { tools: new Map(), problems: [sideProblem(found.label, message, hint)] };
+    return { tools: new Map(), problems: [fileProblem(found.label, message, hint)] };
   }
   const read = found.read();
   if (!('tools' in read)) return loadSnapshot(read.file, read.text);
@@ -231,7 +231,7 @@ function gitBlobs(
   cwd: string,
   relPath: string,
 ): { base: string; blobs: GitBlob[] } | Problem {
-  if (ref.startsWith('-')) return sideProblem(label, `the git ref ${JSON.stringify(ref)} starts with "-"`, REF_HINT);
+  if (ref.startsWith('-')) return fileProblem(label, `the git ref ${JSON.stringify(ref)} starts with "-"`, REF_HINT);
   let base = relPath;
   let listing: string;
   try {
@@ -242,7 +242,7 @@ function gitBlobs(
     const message = String((error as { stderr?: unknown }).stderr ?? error)
       .trim()
       .split('\n')[0];
-    return sideProblem(label, `cannot read ${relPath} at ${ref}: ${message}`, REF_HINT);
+    return fileProblem(label, `cannot read ${relPath} at ${ref}: ${message}`, REF_HINT);
   }
   const blobs: GitBlob[] = [];
   for (const line of listing.split('\0')) {
@@ -268,13 +268,13 @@ function findInGit(spec: string, cwd: string, schemasFolder: string): FoundSide 
   if (file !== undefined) {
     const [blob] = blobs;
     if (blob === undefined || blobs.length !== 1 || blob.path !== base)
-      return sideProblem(spec, `cannot read ${file} at ${ref}: not a file there`, REF_HINT);
+      return fileProblem(spec, `cannot read ${file} at ${ref}: not a file there`, REF_HINT);
     return { label: spec, sizes: blobs, read: () => ({ file: `${ref}:${file}`, text: text(blob) }) };
   }
   const files = blobs.filter((blob) => blob.path.endsWith('.tool.json') || blob.path.endsWith('.schema.json'));
   if (files.length === 0) {
     const hint = 'check the ref and the schemas folder';
-    return sideProblem(`git:${ref}:${base}`, `no definitions under ${base} at ${ref}`, hint);
+    return fileProblem(`git:${ref}:${base}`, `no definitions under ${base} at ${ref}`, hint);
   }
   const read = (): LoadedFiles => {
     const loaded: LoadedFiles = { tools: [], shared: [], problems: [] };
@@ -290,11 +290,6 @@ function findInGit(spec: string, cwd: string, schemasFolder: string): FoundSide 
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-/** A problem with a whole side (a ref, a folder, a file), placed at its start. */
-function sideProblem(file: string, message: string, hint: string): Problem {
-  return { file, line: 1, column: 1, pointer: '', message, hint };
 }
 
 const SNAPSHOT_HINT =
