@@ -15,10 +15,9 @@ import { fromJsonSchema2020 } from '../../src/schema/json-schema-draft-07.js';
 
 /** Where a bundled definition of a tool came from: a shared schema file, at a pointer in it. */
 export interface SharedOrigin {
-  /** The file, relative to the project root (as problems name it). */
-  file: string;
   /** The pointer of the type in that file (`` for the file itself, `/definitions/X`). */
   pointer: string;
+  /** The file (`source.file` is its path relative to the project root, as problems name it). */
   source: SourceFile;
 }
 
@@ -191,7 +190,7 @@ function definitionTool(tool: ToolModel, project: ProjectModel, sources: Readonl
     const file = model && sources.get(model.relPath);
     if (model === undefined || file === undefined) continue;
     const at = Object.keys(model.typeNames).find((k) => model.typeNames[k] === origin.typeName) ?? '#';
-    shared.set(key, { file: file.file, pointer: at.slice(1), source: file });
+    shared.set(key, { pointer: at.slice(1), source: file });
   }
   const read = (schema: JSONSchema7) => (schemaDialect(schema) === '2020-12' ? asDraft07(schema) : schema);
   // The model's own fields (name, description, side effects, hints, …) as they are; the rest as MCP lists them.
