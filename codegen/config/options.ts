@@ -102,7 +102,6 @@ export interface ResolvedOptions {
 export function resolveOptions(options: GenerateOptions): ResolvedOptions {
   const settings = generatorSettings(options);
   const root = path.resolve(options.root);
-  const schemasDir = path.resolve(root, settings.schemas);
   const outDir = path.resolve(root, settings.out);
   const stubsDir = path.resolve(root, settings.stubs);
   const runtime = settings.runtimeImport;
@@ -113,7 +112,7 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
   const runtimeFrom = (dir: string) => (runtime.startsWith('.') ? relative(dir, path.resolve(root, runtime)) : runtime);
   return {
     root,
-    schemasDir,
+    schemasDir: path.resolve(root, settings.schemas),
     outDir,
     stubsDir,
     ...(settings.templates !== undefined ? { templatesDir: path.resolve(root, settings.templates) } : {}),

@@ -297,10 +297,9 @@ const SNAPSHOT_HINT =
 
 /** A manifest snapshot as a side: each listed tool with its schemas read as draft-07. */
 function loadSnapshot(file: string, text: string): LoadedSide {
-  const parsed = parseSource(path.posix.basename(file), file, text);
+  const { source, problems: parseProblems } = parseSource(path.posix.basename(file), file, text);
   const tools = new Map<string, DiffTool>();
-  if (parsed.problems.length > 0) return { tools, problems: parsed.problems };
-  const { source } = parsed;
+  if (parseProblems.length > 0) return { tools, problems: parseProblems };
   const { value } = source;
   // `{ tools }`, or a JSON-RPC response's `{ result: { tools } }`.
   const rpc = isObject(value) && !Array.isArray(value.tools) && isObject(value.result);
