@@ -94,9 +94,6 @@ export interface FolderScan {
   unreadable: { relPath: string; message: string; hint: string }[];
 }
 
-/** The hint of a folder that cannot be walked. */
-const UNWALKED_HINT = 'fix or remove it: the definitions below it would be missed';
-
 /** Why a link in the schemas folder is not followed: the same rule as a `$ref` (ref-bundling.ts), nothing outside is read. */
 const OUTSIDE_HINT =
   'toolsmith reads nothing outside the project folder, as a $ref may not point outside it: copy the file or folder into the project, or link to one inside it';
@@ -110,8 +107,9 @@ const OUTSIDE_HINT =
  */
 export function scanSchemasFolder(dir: string, projectRoot: string): FolderScan {
   const scan: FolderScan = { files: [], unreadable: [] };
+  // A folder that cannot be walked.
   const unwalked = (relPath: string, message: string) =>
-    scan.unreadable.push({ relPath, message, hint: UNWALKED_HINT });
+    scan.unreadable.push({ relPath, message, hint: 'fix or remove it: the definitions below it would be missed' });
   const within = [projectRoot, dir].map((folder) => realPath(folder) ?? path.resolve(folder));
   // A link is followed only to inside the project: its target's real path, when it has one.
   const outside = (absolute: string, rel: string): boolean => {
