@@ -20,11 +20,10 @@ function splitWords(name: string): string[] {
     .map((word) => word.toLowerCase());
 }
 
-/** `web_search` → `WebSearch`; a leading digit gets an underscore so the result is an identifier. */
+/** `web_search` → `WebSearch`; an empty or digit-led result gets an underscore so it is an identifier. */
 export function toPascalCase(name: string): string {
   const pascal = capitalizedWords(name).join('');
-  if (pascal === '') return '_';
-  return /^[0-9]/.test(pascal) ? `_${pascal}` : pascal;
+  return pascal === '' || /^[0-9]/.test(pascal) ? `_${pascal}` : pascal;
 }
 
 /** `WebSearch` → `web-search`. */
