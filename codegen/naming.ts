@@ -238,12 +238,9 @@ export function findIdentifierCollisions(claims: readonly IdentifierClaim[]): Id
   const collisions: IdentifierCollision[] = [];
   for (const claim of claims) {
     const reserved = RESERVED_IDENTIFIERS.get(claim.identifier);
-    if (reserved !== undefined) {
-      collisions.push({ claim, takenBy: reserved });
-      continue;
-    }
     const earlier = taken.get(claim.identifier);
-    if (earlier === undefined) taken.set(claim.identifier, claim);
+    if (reserved !== undefined) collisions.push({ claim, takenBy: reserved });
+    else if (earlier === undefined) taken.set(claim.identifier, claim);
     else if (earlier.file !== claim.file || earlier.pointer !== claim.pointer)
       collisions.push({ claim, takenBy: earlier });
   }
