@@ -322,18 +322,15 @@ export function duplicateKeys(file: string, text: string, value?: unknown, keysI
         const keys = open.at(-1)!; // a property is always inside an object
         const first = keys.get(property);
         const at = { line: startLine + 1, column: startCharacter + 1 };
-        if (first === undefined) {
-          keys.set(property, at);
-          return;
-        }
-        const pointer = formatPointer([...pathSupplier(), property]);
-        problems.push({
-          ...at,
-          file,
-          pointer,
-          message: `the key ${JSON.stringify(property)} appears twice in one object (first at ${file}:${first.line}:${first.column}, again here)`,
-          hint: 'remove one of them: an editor shows the first value, JSON.parse keeps the last',
-        });
+        if (first === undefined) keys.set(property, at);
+        else
+          problems.push({
+            ...at,
+            file,
+            pointer: formatPointer([...pathSupplier(), property]),
+            message: `the key ${JSON.stringify(property)} appears twice in one object (first at ${file}:${first.line}:${first.column}, again here)`,
+            hint: 'remove one of them: an editor shows the first value, JSON.parse keeps the last',
+          });
       },
     },
     STRICT_JSON,
