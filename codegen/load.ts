@@ -71,6 +71,11 @@ export function positionOf(source: SourceFile, pointer: string, atKey = false): 
   return { line: 1, column: 1 };
 }
 
+/** A problem with a whole file, folder or side, placed at its start. */
+export function fileProblem(file: string, message: string, hint: string): Problem {
+  return { file, line: 1, column: 1, pointer: '', message, hint };
+}
+
 /** Builds a problem located at a pointer of a file. */
 export function problemAt(source: SourceFile, pointer: string, message: string, hint?: string, atKey = false): Problem {
   const position = positionOf(source, pointer, atKey);
@@ -89,9 +94,6 @@ export interface FolderScan {
   unreadable: { relPath: string; message: string; hint: string }[];
 }
 
-/** The hint of a folder that cannot be walked. */
-const UNWALKED_HINT = 'fix or remove it: the definitions below it would be missed';
-
 /** Why a link in the schemas folder is not followed: the same rule as a `$ref` (ref-bundling.ts), nothing outside is read. */
 const OUTSIDE_HINT =
   'toolsmith reads nothing outside the project folder, as a $ref may not point outside it: copy the file or folder into the project, or link to one inside it';
@@ -105,8 +107,9 @@ const OUTSIDE_HINT =
  */
 export function scanSchemasFolder(dir: string, projectRoot: string): FolderScan {
   const scan: FolderScan = { files: [], unreadable: [] };
+  // A folder that cannot be walked.
   const unwalked = (relPath: string, message: string) =>
-    scan.unreadable.push({ relPath, message, hint: UNWALKED_HINT });
+    scan.unreadable.push({ relPath, message, hint: 'fix or remove it: the definitions below it would be missed' });
   const within = [projectRoot, dir].map((folder) => realPath(folder) ?? path.resolve(folder));
   // A link is followed only to inside the project: its target's real path, when it has one.
   const outside = (absolute: string, rel: string): boolean => {
@@ -319,18 +322,15 @@ export function duplicateKeys(file: string, text: string, value?: unknown, keysI
         const keys = open.at(-1)!; // a property is always inside an object
         const first = keys.get(property);
         const at = { line: startLine + 1, column: startCharacter + 1 };
-        if (first === undefined) {
-          keys.set(property, at);
-          return;
-        }
-        const pointer = formatPointer([...pathSupplier(), property]);
-        problems.push({
-          ...at,
-          file,
-          pointer,
-          message: `the key ${JSON.stringify(property)} appears twice in one object (first at ${file}:${first.line}:${first.column}, again here)`,
-          hint: 'remove one of them: an editor shows the first value, JSON.parse keeps the last',
-        });
+        if (first === undefined) keys.set(property, at);
+        else
+          problems.push({
+            ...at,
+            file,
+            pointer: formatPointer([...pathSupplier(), property]),
+            message: `the key ${JSON.stringify(property)} appears twice in one object (first at ${file}:${first.line}:${first.column}, again here)`,
+            hint: 'remove one of them: an editor shows the first value, JSON.parse keeps the last',
+          });
       },
     },
     STRICT_JSON,
@@ -363,7 +363,7 @@ export function loadDefinitions(schemasDir: string, projectRoot: string): Loaded
   const shown = (relPath: string) => toPosix(path.relative(projectRoot, path.join(schemasDir, relPath))) || '.';
   // A problem with a whole file or folder, at its first line.
   const unread = (relPath: string, message: string, hint: string) =>
-    loaded.problems.push({ file: shown(relPath), line: 1, column: 1, pointer: '', message, hint });
+    loaded.problems.push(fileProblem(shown(relPath), message, hint));
   let scan: FolderScan;
   try {
     if (!statSync(schemasDir).isDirectory()) throw new Error('not a directory');

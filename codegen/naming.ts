@@ -20,11 +20,10 @@ function splitWords(name: string): string[] {
     .map((word) => word.toLowerCase());
 }
 
-/** `web_search` → `WebSearch`; a leading digit gets an underscore so the result is an identifier. */
+/** `web_search` → `WebSearch`; an empty or digit-led result gets an underscore so it is an identifier. */
 export function toPascalCase(name: string): string {
   const pascal = capitalizedWords(name).join('');
-  if (pascal === '') return '_';
-  return /^[0-9]/.test(pascal) ? `_${pascal}` : pascal;
+  return pascal === '' || /^[0-9]/.test(pascal) ? `_${pascal}` : pascal;
 }
 
 /** `WebSearch` → `web-search`. */
@@ -239,12 +238,9 @@ export function findIdentifierCollisions(claims: readonly IdentifierClaim[]): Id
   const collisions: IdentifierCollision[] = [];
   for (const claim of claims) {
     const reserved = RESERVED_IDENTIFIERS.get(claim.identifier);
-    if (reserved !== undefined) {
-      collisions.push({ claim, takenBy: reserved });
-      continue;
-    }
     const earlier = taken.get(claim.identifier);
-    if (earlier === undefined) taken.set(claim.identifier, claim);
+    if (reserved !== undefined) collisions.push({ claim, takenBy: reserved });
+    else if (earlier === undefined) taken.set(claim.identifier, claim);
     else if (earlier.file !== claim.file || earlier.pointer !== claim.pointer)
       collisions.push({ claim, takenBy: earlier });
   }

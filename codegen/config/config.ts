@@ -4,7 +4,7 @@ import type { ErrorObject } from 'ajv';
 import { CONFIG_SCHEMA } from './config-schema.js';
 import type { ToolsmithConfig } from './generated/config-type.js';
 import { validate } from './generated/config-validator.js';
-import { parseSource, positionOf, readRegularFile, toPosix } from '../load.js';
+import { fileProblem, parseSource, positionOf, readRegularFile, toPosix } from '../load.js';
 import type { Problem } from '../model.js';
 import { escapePointerSegment, parsePointer, resolveLocalRef, valueAt } from '../../src/schema/json-pointer.js';
 import { nearestName } from '../../src/text/nearest-name.js';
@@ -70,10 +70,6 @@ async function readConfig(file: string, shown: string, root: string): Promise<Re
   return [fileProblem(shown, 'toolsmith cannot read a config of this kind', hint)];
 }
 
-function fileProblem(file: string, message: string, hint: string, line = 1, column = 1): Problem {
-  return { file, line, column, pointer: '', message, hint };
-}
-
 function readJsonConfig(file: string, shown: string): ReadConfig | Problem[] {
   const read = readRegularFile(file);
   if ('error' in read) return [fileProblem(shown, `not read: ${read.error}`, read.hint)];
@@ -118,13 +114,12 @@ function loadFailure(file: string, shown: string, error: unknown): Problem {
   const lines = message.split('\n');
   const at = lines.map((line) => line.trim()).find((line) => line.startsWith(`${file}:`));
   const position = at === undefined ? undefined : /:(\d+):(\d+)$/.exec(at);
-  return fileProblem(
+  const problem = fileProblem(
     shown,
     `the config could not be loaded: ${lines[0]!.trim()}`,
     'fix the config module: toolsmith imports it to read the configuration',
-    position ? Number(position[1]) : 1,
-    position ? Number(position[2]) + 1 : 1,
   );
+  return position ? { ...problem, line: Number(position[1]), column: Number(position[2]) + 1 } : problem;
 }
 
 /**

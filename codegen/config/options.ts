@@ -8,6 +8,11 @@ import type { ToolsmithConfig } from './generated/config-type.js';
 /** The config keys that are not the generator's: the rest of `ToolsmithConfig` is `GenerateOptions` as it is. */
 const NOT_GENERATOR_KEYS = ['$schema', 'entry', 'capabilities', 'injectedArguments', 'toolFailureMeta'] as const;
 
+/** The config keys the generator reads. */
+const GENERATOR_KEYS: ReadonlySet<string> = new Set(
+  Object.keys(CONFIG_SCHEMA.properties).filter((key) => !(NOT_GENERATOR_KEYS as readonly string[]).includes(key)),
+);
+
 /** The generator's part of a config: every key of `config-schema.ts` the generator reads, by its config name. */
 type GeneratorConfig = Omit<ToolsmithConfig, (typeof NOT_GENERATOR_KEYS)[number]>;
 
@@ -75,12 +80,7 @@ export function generatorSettings(options: GenerateOptions): GeneratorSettings {
 export function optionsFromConfig(root: string, config: ToolsmithConfig, flags: ToolsmithConfig = {}): GenerateOptions {
   const options: Record<string, unknown> = { root };
   for (const [key, value] of [...Object.entries(config), ...Object.entries(flags)])
-    if (
-      value !== undefined &&
-      Object.hasOwn(CONFIG_SCHEMA.properties, key) &&
-      !(NOT_GENERATOR_KEYS as readonly string[]).includes(key)
-    )
-      options[key] = value;
+    if (value !== undefined && GENERATOR_KEYS.has(key)) options[key] = value;
   return options as unknown as GenerateOptions;
 }
 
@@ -102,7 +102,6 @@ export interface ResolvedOptions {
 export function resolveOptions(options: GenerateOptions): ResolvedOptions {
   const settings = generatorSettings(options);
   const root = path.resolve(options.root);
-  const schemasDir = path.resolve(root, settings.schemas);
   const outDir = path.resolve(root, settings.out);
   const stubsDir = path.resolve(root, settings.stubs);
   const runtime = settings.runtimeImport;
@@ -113,7 +112,7 @@ export function resolveOptions(options: GenerateOptions): ResolvedOptions {
   const runtimeFrom = (dir: string) => (runtime.startsWith('.') ? relative(dir, path.resolve(root, runtime)) : runtime);
   return {
     root,
-    schemasDir,
+    schemasDir: path.resolve(root, settings.schemas),
     outDir,
     stubsDir,
     ...(settings.templates !== undefined ? { templatesDir: path.resolve(root, settings.templates) } : {}),

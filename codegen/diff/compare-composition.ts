@@ -156,11 +156,9 @@ export const allOfRule: Rule = (before, after, pointer, ctx) => {
   const a = before.allOf;
   const b = after.allOf;
   if (a === undefined && b === undefined) return;
-  if (a !== undefined && b !== undefined && a.length === b.length) {
+  if (a !== undefined && b !== undefined && a.length === b.length)
     a.forEach((s, i) => ctx.compare(s, b[i], `${pointer}/allOf/${i}`, ctx));
-    return;
-  }
-  found(ctx, `${pointer}/allOf`, 'undecidable', 'allOf members changed: cannot compare (treated as breaking)');
+  else found(ctx, `${pointer}/allOf`, 'undecidable', 'allOf members changed: cannot compare (treated as breaking)');
 };
 
 /** not: any change to what it refuses (through its `$ref`s too) is undecidable. */

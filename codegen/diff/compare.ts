@@ -253,7 +253,7 @@ function sideChanges(before: DiffTool, after: DiffTool, side: SchemaSide, option
     const item: ToolChange = { side, pointer: `/${key}${change.pointer}`, verdict, message: change.message };
     const place = change.after?.shared !== undefined ? change.after : change.before;
     if (place?.shared !== undefined) {
-      item.file = place.shared.origin.file;
+      item.file = place.shared.origin.source.file;
       item.pointer = place.shared.pointer;
       item.via = `/${key}${place.via ?? ''}`;
     }

@@ -3,7 +3,7 @@ import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { JSONSchema7 } from 'json-schema';
 import type { McpToolAnnotations } from '../../src/mcp/tool.js';
-import { loadDefinitions, parseSource, problemAt, scanSchemasFolder, toPosix } from '../load.js';
+import { fileProblem, loadDefinitions, parseSource, problemAt, scanSchemasFolder, toPosix } from '../load.js';
 import type { LoadedFiles, SourceFile } from '../load.js';
 import type { Problem, ProjectModel, ToolModel } from '../model.js';
 import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
@@ -15,10 +15,9 @@ import { fromJsonSchema2020 } from '../../src/schema/json-schema-draft-07.js';
 
 /** Where a bundled definition of a tool came from: a shared schema file, at a pointer in it. */
 export interface SharedOrigin {
-  /** The file, relative to the project root (as problems name it). */
-  file: string;
   /** The pointer of the type in that file (`` for the file itself, `/definitions/X`). */
   pointer: string;
+  /** The file (`source.file` is its path relative to the project root, as problems name it). */
   source: SourceFile;
 }
 
@@ -102,7 +101,7 @@ export function loadSide(spec: string, cwd: string, options: LoadSideOptions = {
   if (bytes > maxBytes) {
     const message = `${bytes} bytes to read, over the limit of ${maxBytes} bytes per side; nothing of it was read`;
     const hint = `pass --max-bytes ${bytes} if a side this large is expected`;
-    return { tools: new Map(), problems: [sideProblem(found.label, message, hint)] };
+    return { tools: new Map(), problems: [fileProblem(found.label, message, hint)] };
   }
   const read = found.read();
   if (!('tools' in read)) return loadSnapshot(read.file, read.text);
@@ -191,7 +190,7 @@ function definitionTool(tool: ToolModel, project: ProjectModel, sources: Readonl
     const file = model && sources.get(model.relPath);
     if (model === undefined || file === undefined) continue;
     const at = Object.keys(model.typeNames).find((k) => model.typeNames[k] === origin.typeName) ?? '#';
-    shared.set(key, { file: file.file, pointer: at.slice(1), source: file });
+    shared.set(key, { pointer: at.slice(1), source: file });
   }
   const read = (schema: JSONSchema7) => (schemaDialect(schema) === '2020-12' ? asDraft07(schema) : schema);
   // The model's own fields (name, description, side effects, hints, …) as they are; the rest as MCP lists them.
@@ -231,7 +230,7 @@ function gitBlobs(
   cwd: string,
   relPath: string,
 ): { base: string; blobs: GitBlob[] } | Problem {
-  if (ref.startsWith('-')) return sideProblem(label, `the git ref ${JSON.stringify(ref)} starts with "-"`, REF_HINT);
+  if (ref.startsWith('-')) return fileProblem(label, `the git ref ${JSON.stringify(ref)} starts with "-"`, REF_HINT);
   let base = relPath;
   let listing: string;
   try {
@@ -242,7 +241,7 @@ function gitBlobs(
     const message = String((error as { stderr?: unknown }).stderr ?? error)
       .trim()
       .split('\n')[0];
-    return sideProblem(label, `cannot read ${relPath} at ${ref}: ${message}`, REF_HINT);
+    return fileProblem(label, `cannot read ${relPath} at ${ref}: ${message}`, REF_HINT);
   }
   const blobs: GitBlob[] = [];
   for (const line of listing.split('\0')) {
@@ -268,13 +267,13 @@ function findInGit(spec: string, cwd: string, schemasFolder: string): FoundSide 
   if (file !== undefined) {
     const [blob] = blobs;
     if (blob === undefined || blobs.length !== 1 || blob.path !== base)
-      return sideProblem(spec, `cannot read ${file} at ${ref}: not a file there`, REF_HINT);
+      return fileProblem(spec, `cannot read ${file} at ${ref}: not a file there`, REF_HINT);
     return { label: spec, sizes: blobs, read: () => ({ file: `${ref}:${file}`, text: text(blob) }) };
   }
   const files = blobs.filter((blob) => blob.path.endsWith('.tool.json') || blob.path.endsWith('.schema.json'));
   if (files.length === 0) {
     const hint = 'check the ref and the schemas folder';
-    return sideProblem(`git:${ref}:${base}`, `no definitions under ${base} at ${ref}`, hint);
+    return fileProblem(`git:${ref}:${base}`, `no definitions under ${base} at ${ref}`, hint);
   }
   const read = (): LoadedFiles => {
     const loaded: LoadedFiles = { tools: [], shared: [], problems: [] };
@@ -292,21 +291,15 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** A problem with a whole side (a ref, a folder, a file), placed at its start. */
-function sideProblem(file: string, message: string, hint: string): Problem {
-  return { file, line: 1, column: 1, pointer: '', message, hint };
-}
-
 const SNAPSHOT_HINT =
   'pass an mcp.json (generated/manifests/mcp.json), a saved tools/list result ({ "tools": [...] }) ' +
   'or JSON-RPC response ({ "result": { "tools": [...] } }), or a definitions folder';
 
 /** A manifest snapshot as a side: each listed tool with its schemas read as draft-07. */
 function loadSnapshot(file: string, text: string): LoadedSide {
-  const parsed = parseSource(path.posix.basename(file), file, text);
+  const { source, problems: parseProblems } = parseSource(path.posix.basename(file), file, text);
   const tools = new Map<string, DiffTool>();
-  if (parsed.problems.length > 0) return { tools, problems: parsed.problems };
-  const { source } = parsed;
+  if (parseProblems.length > 0) return { tools, problems: parseProblems };
   const { value } = source;
   // `{ tools }`, or a JSON-RPC response's `{ result: { tools } }`.
   const rpc = isObject(value) && !Array.isArray(value.tools) && isObject(value.result);

@@ -10,7 +10,7 @@ export const booleanSchemas: Rule<DefinitionSubject> = {
   name: 'boolean-schemas',
   run({ source, definition }, diagnostics) {
     const input = definition.inputSchema;
-    if (typeof input === 'boolean') {
+    if (typeof input === 'boolean')
       diagnostics.error(
         source,
         '/inputSchema',
@@ -20,9 +20,8 @@ export const booleanSchemas: Rule<DefinitionSubject> = {
           : 'a schema that accepts no arguments makes the tool uncallable: describe the arguments ' +
               '(`{ "type": "object", "properties": {} , "additionalProperties": false }` takes none)',
       );
-    }
     const output = definition.outputSchema;
-    if (typeof output === 'boolean') {
+    if (typeof output === 'boolean')
       diagnostics.error(
         source,
         '/outputSchema',
@@ -33,6 +32,5 @@ export const booleanSchemas: Rule<DefinitionSubject> = {
           ? 'remove `outputSchema` (the output is then not checked and typed `unknown`), or describe the output'
           : 'describe the output the tool returns, or remove `outputSchema`',
       );
-    }
   },
 };

@@ -100,9 +100,8 @@ function schemaHasPath(root: JSONSchema7, schema: JSONSchema7Definition | undefi
   const [head, ...rest] = path;
   if (isObject(schema.properties) && Object.hasOwn(schema.properties, head!))
     return schemaHasPath(root, schema.properties[head!], rest);
-  for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
-    for (const branch of schema[keyword] ?? []) if (schemaHasPath(root, branch, path)) return true;
-  }
+  for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const)
+    if ((schema[keyword] ?? []).some((branch) => schemaHasPath(root, branch, path))) return true;
   if (schema.items && !Array.isArray(schema.items) && /^[0-9]+$/.test(head!))
     return schemaHasPath(root, schema.items, rest);
   return false;

@@ -74,13 +74,12 @@ export function reportMetaErrors(
 
 function describeError(source: SourceFile, error: ErrorObject, dialect: SchemaDialect): Report {
   if (error.keyword === 'additionalProperties') return unknownField(error);
-  if (error.keyword === 'required') {
+  if (error.keyword === 'required')
     return {
       pointer: error.instancePath,
       message: `missing required field "${String(error.params.missingProperty)}"`,
       hint: error.instancePath === '' ? `a definition needs name, description and inputSchema` : undefined,
     };
-  }
   if (error.keyword === 'pattern' && (error.instancePath === '/name' || error.instancePath === '/typeName'))
     return badName(source, error);
   if (error.keyword === 'pattern' && error.propertyName !== undefined && error.instancePath === '/errors')
@@ -121,13 +120,12 @@ function unknownField(error: ErrorObject): Report {
 
 function badName(source: SourceFile, error: ErrorObject): Report {
   const value = source.value as Record<string, unknown> | null;
-  if (error.instancePath === '/name') {
+  if (error.instancePath === '/name')
     return {
       pointer: '/name',
       message: `the tool name ${JSON.stringify(truncateText(String(value && value.name), 80))} does not match ${error.params.pattern}`,
       hint: 'use letters, digits, `_` and `-`, starting with a letter or `_`, at most 64 characters',
     };
-  }
   return {
     pointer: '/typeName',
     message: `the typeName ${JSON.stringify(truncateText(String(value?.typeName), 80))} is not a PascalCase identifier`,

@@ -7,9 +7,6 @@ import { isObject } from '../../src/schema/walk.js';
 import type { DefinitionSubject, Rule, RuleEnvironment } from './rule.js';
 import { truncateText } from '../../src/errors.js';
 
-/** The hint of an unsupported `$schema`. */
-const SUPPORTED_DIALECTS_HINT = `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`;
-
 /**
  * Each schema field's dialect (its `$schema`: draft-07 when absent, or 2020-12), recorded on the
  * subject for the rules after it, and the schema checked against that dialect's meta-schema. An
@@ -55,7 +52,7 @@ export function checkDialect(
       source,
       `${pointer}/$schema`,
       `unsupported $schema ${truncateText(JSON.stringify(schema.$schema), 80)}`,
-      SUPPORTED_DIALECTS_HINT,
+      `toolsmith reads draft-07 (no \`$schema\`, or "${DIALECT_URIS['draft-07']}") and 2020-12 ("${DIALECT_URIS['2020-12']}")`,
     );
     return undefined;
   }

@@ -26,6 +26,9 @@ export function toolHash(subject: Pick<ToolSubject, 'definition' | 'shared' | 's
     .digest('hex');
 }
 
+/** The optional fields a model keeps as the definition states them (copied). */
+const COPIED_FIELDS = ['category', 'version', 'steps', 'timeoutMs', 'contentTypes', 'taskSupport', 'annotations'];
+
 /** The model of a tool whose rules all passed (`ref-bundling` has set its bundled schemas). */
 export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel {
   const { definition, source, names } = subject;
@@ -46,16 +49,11 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
     sharedRefs: [...subject.sharedUsed].sort(),
     hash,
   };
-  if (definition.category !== undefined) model.category = definition.category;
-  if (definition.version !== undefined) model.version = definition.version;
+  for (const field of COPIED_FIELDS)
+    if (definition[field] !== undefined) Object.assign(model, { [field]: cloneJson(definition[field]) });
   if (output) model.outputSchema = output.bundled;
   if (subject.validatorOmits !== undefined) model.validatorOmits = subject.validatorOmits;
   if (definition.errors !== undefined) model.errors = declaredErrors(definition.errors);
-  if (definition.steps !== undefined) model.steps = cloneJson(definition.steps);
-  if (definition.timeoutMs !== undefined) model.timeoutMs = definition.timeoutMs;
-  if (definition.contentTypes !== undefined) model.contentTypes = [...definition.contentTypes];
-  if (definition.taskSupport !== undefined) model.taskSupport = definition.taskSupport;
-  if (definition.annotations !== undefined) model.annotations = { ...definition.annotations };
   if (definition.loaded === true) model.loaded = true;
   const targets: Record<string, unknown> = definition.targets ?? {};
   const excluded = Object.keys(targets).filter((target) => targets[target] === false);

@@ -31,16 +31,14 @@ export const uniqueToolNames: Rule<Candidate & { taken: Map<string, SourceFile> 
   name: 'unique-tool-names',
   run({ source, definition, taken }, diagnostics) {
     const previous = taken.get(definition.name);
-    if (previous === undefined) {
-      taken.set(definition.name, source);
-      return;
-    }
-    diagnostics.error(
-      source,
-      '/name',
-      `the tool name "${definition.name}" is already used by ${previous.file}`,
-      'tool names must be unique: rename one of them',
-    );
+    if (previous === undefined) taken.set(definition.name, source);
+    else
+      diagnostics.error(
+        source,
+        '/name',
+        `the tool name "${definition.name}" is already used by ${previous.file}`,
+        'tool names must be unique: rename one of them',
+      );
   },
 };
 
