@@ -256,7 +256,7 @@ async function callDirectly(
     caller: calls.caller.userContext.userId,
   });
   const asking = askingFor(ctx, server, answering);
-  const reporter = callReporter(ctx, params._meta?.progressToken, params.name, server.onerror);
+  const reporter = callReporter(ctx, params, server.onerror);
   reporter.elicit = asking.elicit;
   reporter.sample = asking.sample;
   const signals = [ctx.mcpReq.signal, asking.signal, calls.options.signal].filter((signal) => signal !== undefined);
@@ -361,20 +361,16 @@ class ToolsmithMcpServer extends Server {
 }
 
 /**
- * Where a call's reports go over MCP: progress as `notifications/progress` for the request's progress
- * token (none without one), log messages as `notifications/message` under the tool's name, at the
- * level the client set (`logging/setLevel`; all levels before it sets one).
+ * Where the reports of the call `params` asks for go over MCP: progress as `notifications/progress`
+ * for the request's progress token (none without one), log messages as `notifications/message` under
+ * the tool's name, at the level the client set (`logging/setLevel`; all levels before it sets one).
  */
-function callReporter(
-  ctx: ServerContext,
-  progressToken: string | number | undefined,
-  toolName: string,
-  onError: ((error: Error) => void) | undefined,
-): CallReporter {
+function callReporter(ctx: ServerContext, params: CallParams, onError: Server['onerror']): CallReporter {
   const failed = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
   const reporter: CallReporter = {
-    log: (level, data) => void ctx.mcpReq.log(level, data, toolName).catch(failed),
+    log: (level, data) => void ctx.mcpReq.log(level, data, params.name).catch(failed),
   };
+  const progressToken = params._meta?.progressToken;
   if (progressToken !== undefined) {
     reporter.progress = (update) =>
       void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...update } }).catch(failed);
