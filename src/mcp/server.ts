@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type CallToolRequest,
   type CallToolResult,
+  type ListToolsResult,
   type McpServerFactory,
   PerRequestHTTPServerTransport,
   ProtocolError,
@@ -390,11 +391,7 @@ export function createMcpServerFactory(
  * One page of `tools` from `cursor` (an opaque position handed out as `nextCursor`). A cursor this
  * server did not hand out is refused -32602, as the spec asks.
  */
-function pageOf(
-  tools: Tool[],
-  pageSize: number | undefined,
-  cursor: string | undefined,
-): { tools: Tool[]; nextCursor?: string } {
+function pageOf(tools: Tool[], pageSize: number | undefined, cursor: string | undefined): ListToolsResult {
   const start = cursor === undefined ? 0 : /^p\d+$/.test(cursor) ? Number(cursor.slice(1)) : Number.NaN;
   // Refused: a cursor of another form (NaN), past the end, or given to a server without pages.
   if (cursor !== undefined && (!(start <= tools.length) || pageSize === undefined))
