@@ -95,15 +95,6 @@ export interface ManifestProject {
   deferLoading?: DeferLoading;
 }
 
-/** The hint every "this target cannot take the tool" problem carries. */
-function turnTargetOffHint(target: string): string {
-  return (
-    `turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition), ` +
-    `or let generate leave it out of ${target} with a warning ` +
-    `(\`"manifests": { "unrepresentable": "omit" }\` in toolsmith.config.json, the default)`
-  );
-}
-
 /** `pointer` extended by `tokens`, each escaped. */
 export function childPointer(pointer: string, ...tokens: Array<string | number>): string {
   return `${pointer}${formatPointer(tokens)}`;
@@ -223,6 +214,11 @@ export function buildPerTool<TContent>(
   add: (tool: ManifestTool, recorder: LossRecorder, content: TContent) => void,
 ): TargetBuild<TContent> {
   const build: TargetBuild<TContent> = { content, losses: {}, problems: [], unavailable: {} };
+  // What every problem of this target says to do.
+  const hint =
+    `turn ${target} off for this tool (\`"targets": { "${target}": false }\` in its definition), ` +
+    `or let generate leave it out of ${target} with a warning ` +
+    `(\`"manifests": { "unrepresentable": "omit" }\` in toolsmith.config.json, the default)`;
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
     const recorder = new LossRecorder(target, project.describeLosses ?? false);
     try {
@@ -233,13 +229,14 @@ export function buildPerTool<TContent>(
       // An error at generate time, placed at the start of the definition file.
       const { pointer, message } = error;
       const file = tool.source?.file ?? tool.name;
-      build.problems.push({ file, line: 1, column: 1, pointer, message, hint: turnTargetOffHint(target) });
+      build.problems.push({ file, line: 1, column: 1, pointer, message, hint });
       setOwn(build.unavailable, tool.name, message);
     }
   }
   return build;
 }
 
+/** One target's build: its manifest, what it lost per tool, and the tools it could not take. */
 export interface TargetBuild<TContent> {
   /** The manifest file's JSON value. */
   content: TContent;

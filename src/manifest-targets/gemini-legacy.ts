@@ -9,7 +9,6 @@ import {
   type KeywordTable,
   type LossRecorder,
   type ManifestProject,
-  type ManifestTool,
   type NameRule,
   ONE_OF_AS_ANY_OF,
   type RewriteState,
@@ -199,22 +198,6 @@ function convert(node: unknown, pointer: string, tool: GeminiTool, refs: readonl
   return tool.recorder.describeInto(pointer, out);
 }
 
-/** The Gemini `parameters` of one tool (undefined when it takes none); throws `UnrepresentableError` when Gemini cannot take it. */
-function toGeminiLegacyParameters(tool: ManifestTool, recorder: LossRecorder): SchemaNode | undefined {
-  checkTool(tool, 'gemini-legacy', GEMINI_NAMES);
-  const root = tool.inputSchema as SchemaNode;
-  const geminiTool: GeminiTool = { name: tool.name, recorder, root };
-  if (!isObject(root.properties) || Object.keys(root.properties).length === 0) {
-    // A tool without named parameters: Gemini refuses an empty OBJECT, so `parameters` is left out.
-    const ignored = { ...root };
-    delete ignored.properties;
-    delete ignored.type;
-    convert(ignored, '/inputSchema', geminiTool, []);
-    return undefined;
-  }
-  return convert(root, '/inputSchema', geminiTool, []);
-}
-
 /** `{ functionDeclarations }` with the legacy OpenAPI-subset `parameters` (`gemini-legacy`). */
 export interface GeminiLegacyToolManifest {
   functionDeclarations: GeminiLegacyFunctionDeclaration[];
@@ -224,9 +207,18 @@ export interface GeminiLegacyToolManifest {
 export function buildGeminiLegacyManifest(project: ManifestProject): TargetBuild<GeminiLegacyToolManifest> {
   const content: GeminiLegacyToolManifest = { functionDeclarations: [] };
   return buildPerTool(project, 'gemini-legacy', content, (tool, recorder) => {
-    const parameters = toGeminiLegacyParameters(tool, recorder);
+    checkTool(tool, 'gemini-legacy', GEMINI_NAMES);
+    const root = tool.inputSchema as SchemaNode;
+    const geminiTool: GeminiTool = { name: tool.name, recorder, root };
     const declaration: GeminiLegacyFunctionDeclaration = { name: tool.name, description: tool.description };
-    if (parameters !== undefined) declaration.parameters = parameters;
+    if (isObject(root.properties) && Object.keys(root.properties).length > 0)
+      declaration.parameters = convert(root, '/inputSchema', geminiTool, []);
+    else {
+      // A tool without named parameters: Gemini refuses an empty OBJECT, so `parameters` is left out,
+      // and what the rest of the root says is still checked (and its losses recorded).
+      const { properties: _properties, type: _type, ...ignored } = root;
+      convert(ignored, '/inputSchema', geminiTool, []);
+    }
     content.functionDeclarations.push(declaration);
   });
 }

@@ -46,20 +46,16 @@ export function selectInputExamples(examples: ManifestTool['examples'], limit: n
     .map((input) => ({ input, leaves: leaves(input), key: JSON.stringify(input), nearest: Number.POSITIVE_INFINITY }))
     .filter((candidate, position, all) => all.findIndex((other) => other.key === candidate.key) === position);
   const chosen: typeof candidates = [];
+  const score = (candidate: (typeof candidates)[number]) =>
+    chosen.length === 0 ? candidate.leaves.size : candidate.nearest;
   while (chosen.length < limit && chosen.length < candidates.length) {
-    let best: (typeof candidates)[number] | undefined;
-    let bestScore = Number.NEGATIVE_INFINITY;
-    for (const candidate of candidates) {
-      if (chosen.includes(candidate)) continue;
-      const score = chosen.length === 0 ? candidate.leaves.size : candidate.nearest;
-      if (score > bestScore) {
-        best = candidate;
-        bestScore = score;
-      }
-    }
-    chosen.push(best!);
+    // The highest score; a tie keeps the earlier example.
+    const best = candidates
+      .filter((candidate) => !chosen.includes(candidate))
+      .reduce((kept, candidate) => (score(candidate) > score(kept) ? candidate : kept));
+    chosen.push(best);
     for (const candidate of candidates)
-      candidate.nearest = Math.min(candidate.nearest, distance(candidate.leaves, best!.leaves));
+      candidate.nearest = Math.min(candidate.nearest, distance(candidate.leaves, best.leaves));
   }
   return chosen.map((candidate) => cloneJson(candidate.input));
 }

@@ -134,7 +134,8 @@ export function countTargetTokens(text: string, target: ManifestTarget): TokenCo
 /** What `token-report.json` says of a target's counter. */
 export function tokenizerDescription(target: ManifestTarget): Record<string, unknown> {
   const text = 'JSON.stringify(entry): the entry as written, without indentation';
-  if (tokenizerOf(target) === 'o200k_base')
+  const perToken = MANIFEST_TARGET_TABLE[target].charsPerToken;
+  if (perToken === undefined)
     return {
       encoding: 'o200k_base',
       exact: true,
@@ -144,7 +145,6 @@ export function tokenizerDescription(target: ManifestTarget): Record<string, unk
         `${LONGEST_MERGED_RUN}: a tool with one is marked "estimated": true`,
       text,
     };
-  const perToken = MANIFEST_TARGET_TABLE[target].charsPerToken;
   return {
     bound:
       `on the bench corpus (1,000 tools) within ${ESTIMATE_BOUND.total * 100} % of the o200k_base count in total ` +

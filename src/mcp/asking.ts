@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
   type InputRequest,
   type InputRequiredResult,
   type InputResponseView,
@@ -62,20 +63,14 @@ export interface Asking {
  * What the request's client can do: on 2026-07-28 the capabilities in its `_meta`, on 2025 those of
  * its `initialize` (undefined on a stateless HTTP instance that never saw it).
  */
-export function clientCapabilities(
-  ctx: ServerContext,
-  server: Server,
-): { elicitation?: unknown; sampling?: unknown; extensions?: Record<string, unknown> } | undefined {
+export function clientCapabilities(ctx: ServerContext, server: Server): ClientCapabilities | undefined {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  if (envelope !== undefined) return envelope[CLIENT_CAPABILITIES_META_KEY] as ReturnType<typeof clientCapabilities>;
-  return server.getClientCapabilities() as ReturnType<typeof clientCapabilities>;
+  if (envelope !== undefined) return envelope[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  return server.getClientCapabilities();
 }
 
 /** Whether `capabilities` declare the client takes `name`'s questions (present and not null). */
-export function declares(
-  capabilities: ReturnType<typeof clientCapabilities>,
-  name: 'elicitation' | 'sampling',
-): boolean {
+export function declares(capabilities: ClientCapabilities | undefined, name: 'elicitation' | 'sampling'): boolean {
   const declared = capabilities?.[name];
   return declared !== undefined && declared !== null;
 }

@@ -26,6 +26,11 @@ const ID_PREFIX = 'toolsmith-';
 const INVALID_ANSWER =
   "The client's answer is not a JSON-RPC response: its result must be an object (an ElicitResult, a CreateMessageResult), or it must be an error.";
 
+/** What an answer no call of this process waits for is told. */
+const NOT_WAITING =
+  'No call on this server is waiting for this answer: it finished, or the question came from another replica ' +
+  '(a 2025 client that elicits needs its answers to reach the replica that asked).';
+
 /**
  * Routes `message`, when it is a JSON-RPC response to a request toolsmith sent (its id has
  * toolsmith's prefix), to the server instance whose request it answers, and says how the POST that
@@ -41,13 +46,7 @@ export function deliverClientAnswer(
   const { id } = message as { id?: unknown };
   if (typeof id !== 'string' || !id.startsWith(ID_PREFIX)) return;
   const deliver = PENDING.get(id);
-  if (deliver === undefined)
-    return {
-      status: 404,
-      error:
-        'No call on this server is waiting for this answer: it finished, or the question came from another replica ' +
-        '(a 2025 client that elicits needs its answers to reach the replica that asked).',
-    };
+  if (deliver === undefined) return { status: 404, error: NOT_WAITING };
   PENDING.delete(id);
   if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
     deliver(message);

@@ -13,10 +13,7 @@ import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextpr
  * the parsed message (`parsedBody`) and never reads one. Why: a body makes undici build a stream per
  * request, ~5 % of a 2026-07-28 call over HTTP (P8b: bench/README.md).
  */
-export function webRequestInit(
-  request: IncomingMessage,
-  signal: AbortSignal,
-): { url: string; init: RequestInit } {
+export function webRequestInit(request: IncomingMessage, signal: AbortSignal): { url: string; init: RequestInit } {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
@@ -41,10 +38,7 @@ export async function sendWebResponse(
 ): Promise<void> {
   if (response.writableEnded || response.destroyed) return;
   const headers: Record<string, string> = Object.fromEntries(answer.headers);
-  if (answer.body === null) {
-    response.writeHead(answer.status, headers).end();
-    return;
-  }
+  if (answer.body === null) return void response.writeHead(answer.status, headers).end();
   if (!(headers['content-type'] ?? '').startsWith('text/event-stream')) {
     // One JSON body: sent in one write, with its length.
     const body = Buffer.from(await answer.arrayBuffer());
@@ -61,10 +55,7 @@ export async function sendWebResponse(
       await reader.cancel().catch(() => {});
       return;
     }
-    if (done) {
-      response.writeHead(answer.status, headers).end(head);
-      return;
-    }
+    if (done) return void response.writeHead(answer.status, headers).end(head);
     head += decoder.decode(value, { stream: true });
     const first = firstSseData(head);
     if (first === undefined) continue;

@@ -378,8 +378,7 @@ function mcpSteps(served: Served): readonly Step[] {
       return { status: 400, code: -32700, message: 'Parse error: the body is not JSON.' };
     }
   };
-  const scopes: Step = ({ message, caller }) =>
-    caller === undefined ? undefined : scopeRefusal(message, caller, auth!, served.orchestrator);
+  const scopes: Step = (exchange) => scopeRefusal(exchange, served);
   const callParams: Step = ({ message }) => {
     const { method, params } = (message ?? {}) as { method?: unknown; params?: unknown };
     if (method !== 'tools/call' || idOf(message) === null) return undefined;
@@ -483,16 +482,13 @@ async function sendReadiness(response: ServerResponse, store: TaskStore | undefi
 }
 
 /**
- * A 403 asking for the scopes that would grant what a `tools/call` in `message` needs, when the
- * caller lacks a capability the scope table can grant (MCP's step-up authorization). A capability no
- * scope grants is left to the orchestrator, which answers PERMISSION_DENIED.
+ * A 403 asking for the scopes that would grant what a `tools/call` in the exchange's message needs,
+ * when its authenticated caller lacks a capability the scope table can grant (MCP's step-up
+ * authorization). A capability no scope grants is left to the orchestrator, which answers
+ * PERMISSION_DENIED.
  */
-function scopeRefusal(
-  message: unknown,
-  caller: AuthenticatedCaller,
-  auth: BearerAuth,
-  orchestrator: ToolOrchestrator,
-): Response | undefined {
+function scopeRefusal({ message, caller }: Exchange, { auth, orchestrator }: Served): Response | undefined {
+  if (caller === undefined || auth === undefined) return undefined;
   const missing = new Set<string>();
   const tools: string[] = [];
   for (const item of Array.isArray(message) ? message : [message]) {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type CallToolRequest,
   type CallToolResult,
+  type ListToolsResult,
   type McpServerFactory,
   PerRequestHTTPServerTransport,
   ProtocolError,
@@ -256,7 +257,7 @@ async function callDirectly(
     caller: calls.caller.userContext.userId,
   });
   const asking = askingFor(ctx, server, answering);
-  const reporter = callReporter(ctx, params._meta?.progressToken, params.name, server.onerror);
+  const reporter = callReporter(ctx, params, server.onerror);
   reporter.elicit = asking.elicit;
   reporter.sample = asking.sample;
   const signals = [ctx.mcpReq.signal, asking.signal, calls.options.signal].filter((signal) => signal !== undefined);
@@ -361,20 +362,16 @@ class ToolsmithMcpServer extends Server {
 }
 
 /**
- * Where a call's reports go over MCP: progress as `notifications/progress` for the request's progress
- * token (none without one), log messages as `notifications/message` under the tool's name, at the
- * level the client set (`logging/setLevel`; all levels before it sets one).
+ * Where the reports of the call `params` asks for go over MCP: progress as `notifications/progress`
+ * for the request's progress token (none without one), log messages as `notifications/message` under
+ * the tool's name, at the level the client set (`logging/setLevel`; all levels before it sets one).
  */
-function callReporter(
-  ctx: ServerContext,
-  progressToken: string | number | undefined,
-  toolName: string,
-  onError: ((error: Error) => void) | undefined,
-): CallReporter {
+function callReporter(ctx: ServerContext, params: CallParams, onError: Server['onerror']): CallReporter {
   const failed = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
   const reporter: CallReporter = {
-    log: (level, data) => void ctx.mcpReq.log(level, data, toolName).catch(failed),
+    log: (level, data) => void ctx.mcpReq.log(level, data, params.name).catch(failed),
   };
+  const progressToken = params._meta?.progressToken;
   if (progressToken !== undefined) {
     reporter.progress = (update) =>
       void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...update } }).catch(failed);
@@ -394,11 +391,7 @@ export function createMcpServerFactory(
  * One page of `tools` from `cursor` (an opaque position handed out as `nextCursor`). A cursor this
  * server did not hand out is refused -32602, as the spec asks.
  */
-function pageOf(
-  tools: Tool[],
-  pageSize: number | undefined,
-  cursor: string | undefined,
-): { tools: Tool[]; nextCursor?: string } {
+function pageOf(tools: Tool[], pageSize: number | undefined, cursor: string | undefined): ListToolsResult {
   const start = cursor === undefined ? 0 : /^p\d+$/.test(cursor) ? Number(cursor.slice(1)) : Number.NaN;
   // Refused: a cursor of another form (NaN), past the end, or given to a server without pages.
   if (cursor !== undefined && (!(start <= tools.length) || pageSize === undefined))
