@@ -53,11 +53,25 @@ export function requestStates(key: string | Uint8Array | undefined, store: TaskS
         `on every replica; got ${bytes}. Make one with: openssl rand -base64 32`,
     );
   return {
-    codec: createRequestStateCodec<AnswerState>({ key: key ?? PROCESS_KEY, ttlSeconds: STATE_TTL_SECONDS }),
+    codec: codecOf(key ?? PROCESS_KEY),
     get ledger() {
       return store ?? (processLedger ??= new MemoryTaskStore());
     },
   };
+}
+
+/** The last codec made, with its key: an HTTP server builds a server per request, all with one key. */
+let lastCodec: { key: string | Uint8Array; codec: RequestStateCodec<AnswerState> } | undefined;
+
+/**
+ * The codec of `key` (its bytes read once, when its codec is made), shared by a run of servers with
+ * the same key. Why: a codec per request's server was ~1 % of the server's CPU under P8b's load
+ * (bench/README.md).
+ */
+function codecOf(key: string | Uint8Array): RequestStateCodec<AnswerState> {
+  if (lastCodec?.key !== key)
+    lastCodec = { key, codec: createRequestStateCodec<AnswerState>({ key, ttlSeconds: STATE_TTL_SECONDS }) };
+  return lastCodec.codec;
 }
 
 /** A call's fingerprint: the same tool, arguments (as sent) and caller give the same one. */
