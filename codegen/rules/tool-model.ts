@@ -27,7 +27,15 @@ export function toolHash(subject: Pick<ToolSubject, 'definition' | 'shared' | 's
 }
 
 /** The optional fields a model keeps as the definition states them (copied). */
-const COPIED_FIELDS = ['category', 'version', 'steps', 'timeoutMs', 'contentTypes', 'taskSupport', 'annotations'];
+const COPIED_FIELDS = [
+  'category',
+  'version',
+  'steps',
+  'timeoutMs',
+  'contentTypes',
+  'taskSupport',
+  'annotations',
+] as const satisfies readonly (keyof ToolModel)[];
 
 /** The model of a tool whose rules all passed (`ref-bundling` has set its bundled schemas). */
 export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel {
