@@ -8,6 +8,7 @@ import { settingsProblems } from './config/config.js';
 import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './config/options.js';
 import { placeProblem, sortProblems } from './problems.js';
 import { emitProject } from './emit/project.js';
+import { startPrinter } from './emit/pool/printer.js';
 import { readSettings } from './emit/settings.js';
 import { schemaRejections } from './emit/validators.js';
 import { openCache } from './incremental/cache.js';
@@ -78,6 +79,8 @@ export async function generateResolved(resolved: ResolvedOptions, run: RunContro
   const unchanged = run.modelAlways ? undefined : cache.unchanged();
   if (unchanged !== undefined)
     return { ...stopped([]), tools: unchanged.tools, reused: unchanged.tools, diff: sameFiles(unchanged.files) };
+  // Started now, so that ts-morph loads on its thread while the definitions load (P4's one changed).
+  const printer = startPrinter();
   const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
   const normalized = normalize(loaded, cache.normalizeHooks(loaded));
   const { project } = normalized;
@@ -86,14 +89,18 @@ export async function generateResolved(resolved: ResolvedOptions, run: RunContro
   // Told beside normalize's problems: every accepted tool's schemas Ajv rejects.
   if (modelled.problems.length > 0) {
     const rejected = project.tools.flatMap(schemaRejections).map(place);
+    printer.stop();
     return stopped(sortProblems([...modelled.problems, ...rejected]), modelled.warnings);
   }
   const plan = planRun(project, resolved, cache);
   const output = stageOutput(resolved.outDir, { compareOnly: run.check === true, stubsDir: resolved.stubsDir });
-  const emitted = await emitProject(plan, read.settings, output, { ...run, workers }).catch((error: unknown) => {
-    output.discard();
-    throw error;
-  });
+  const emitted = await emitProject(plan, read.settings, output, { ...run, workers, printer }).catch(
+    (error: unknown) => {
+      output.discard();
+      printer.stop();
+      throw error;
+    },
+  );
   const verdict = bySeverity(sortProblems(emitted.problems.map(place)), emitted.warnings.map(place), strict);
   if (verdict.problems.length > 0) {
     output.discard();

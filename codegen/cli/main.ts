@@ -44,15 +44,14 @@ function packagesInstalled(io: Io, needed: readonly string[]): boolean {
 /**
  * `generate` (with `--watch`, again after every change until SIGINT/SIGTERM) and `check`: the
  * generator loaded here, the one place the CLI imports it. The packages the run imports are checked
- * first, so a run never fails half-way: the generator's, ts-morph for `--update-stubs` (only it needs
- * it) and chokidar for `--watch`.
+ * first, so a run never fails half-way: the generator's (ts-morph prints the bases and stubs, and
+ * `--update-stubs` rewrites stubs with it) and chokidar for `--watch`.
  */
 async function generateCommand(
   flags: Parameters<typeof import('./generate.js').runGenerate>[0] & { watch?: boolean },
   io: Io,
 ): Promise<number> {
-  const needed = ['json-schema-to-typescript', 'prettier', 'handlebars', 'gpt-tokenizer'];
-  if (flags.updateStubs) needed.push('ts-morph');
+  const needed = ['json-schema-to-typescript', 'prettier', 'handlebars', 'gpt-tokenizer', 'ts-morph'];
   if (flags.watch) needed.push('chokidar');
   if (!packagesInstalled(io, needed)) return EXIT.invalid;
   const { runGenerate } = await import('./generate.js');

@@ -17,6 +17,7 @@ import {
 import { collectWhenGrown } from './pool/collect-garbage.js';
 import { describeError } from './pool/messages.js';
 import { emitOnPool, workerCount, type EmitOutcome, type WorkerOptions } from './pool/pool.js';
+import { startPrinter, type PrintableFile, type Printer } from './pool/printer.js';
 import { emitRegistry } from './registry.js';
 import type { EmitSettings } from './settings.js';
 import { createToolEmitter, type ToolEmitterOptions, type ToolOutput } from './tool-files.js';
@@ -49,6 +50,8 @@ export interface EmitOutput {
 export interface EmitOptions extends WorkerOptions {
   /** Called as each tool is done, the reused ones first (for a progress line). */
   onProgress?: (done: number, total: number) => void;
+  /** The printing thread for the bases and stubs (generate.ts starts it with the run); without one, a thread of its own. */
+  printer?: Printer;
 }
 
 /** What the emit stage made (its files went to the output). */
@@ -93,23 +96,35 @@ export async function emitProject(
   let done = 0;
   const units = new Map<string, string[]>();
   const stubs: GeneratedFile[] = [];
+  const printer = options.printer ?? startPrinter();
+  const printing: Promise<void>[] = [];
+  /** Hands `files` (a base, a stub) to the printing thread; each is put (a base) or kept (a stub) once printed. */
+  const print = (files: PrintableFile[]) => {
+    const printed = printer.print(files).then((made) => {
+      for (const file of made) {
+        if (file.kind === 'stub') stubs.push(file);
+        else output.put(file);
+      }
+    });
+    printed.catch(() => {}); // Its failure is told by the `Promise.all` below, once every tool is done.
+    printing.push(printed);
+  };
   for (const [, files] of plan.reused) for (const file of files) output.keep(file);
   const manifests = createManifestAssembler(project.tools, settings.ctx, settings.manifests, plan.previous);
   for (const tool of project.tools) {
     if (!plan.reused.has(tool.name)) continue;
     manifests.reuse(tool);
-    if (plan.stubs.has(tool.name)) stubs.push(emitter.stub(tool));
+    if (plan.stubs.has(tool.name)) print([emitter.stub(tool)]);
     options.onProgress?.(++done, total);
   }
   const { problems, threads } = await emitToolUnits(plan, setup, emitter, options, (tool, unit) => {
-    units.set(
-      tool.name,
-      unit.files.map((file) => (output.put(file), file.path)),
-    );
-    if (unit.stub !== undefined) stubs.push(unit.stub);
+    units.set(tool.name, [...unit.files.map((file) => (output.put(file), file.path)), unit.base.path]);
+    print(unit.stub === undefined ? [unit.base] : [unit.base, unit.stub]);
     manifests.add(unit.manifests);
     options.onProgress?.(++done, total);
   });
+  // Stopped as soon as the last is printed: what ts-morph holds goes before the run's peak, at its end (P7).
+  await Promise.all(printing).finally(() => printer.stop());
   // On a problem nothing more is put: what was emitted so far, and what stopped it.
   const stopped = (found: Problem[], warnings: Problem[]): Emitted => {
     return { problems: found, warnings, units, listings: [], stubs, segments: {}, manifests: 'assembled', threads };

@@ -6,6 +6,7 @@
  */
 import type { GeneratedFile, ToolModel } from '../../model.js';
 import type { ToolManifests } from '../manifests/index.js';
+import type { PrintableFile } from './printer.js';
 
 /** One tool to emit; `stub` when its implementation stub is wanted too. */
 export interface EmitTask {
@@ -25,7 +26,7 @@ export interface WireFile {
 
 /** The answer to one task. */
 export type EmitReply =
-  | { index: number; files: WireFile[]; manifests: ToolManifests; stub?: WireFile }
+  | { index: number; files: WireFile[]; base: PrintableFile; manifests: ToolManifests; stub?: PrintableFile }
   | { index: number; error: ReturnType<typeof describeError> };
 
 /** A thrown value as the name and message an error reply carries (describing it cannot throw). */

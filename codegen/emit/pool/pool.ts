@@ -208,8 +208,9 @@ export async function emitOnPool(
             ? { error: Object.assign(new Error(reply.error.message), { name: reply.error.name }) }
             : {
                 files: reply.files.map(fromWire),
+                base: reply.base,
                 manifests: reply.manifests,
-                ...(reply.stub ? { stub: fromWire(reply.stub) } : {}),
+                ...(reply.stub ? { stub: reply.stub } : {}),
               },
         );
       });

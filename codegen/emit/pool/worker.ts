@@ -36,8 +36,8 @@ if (parentPort !== null) {
       try {
         const output = await emitter.toolFiles(task.tool);
         const files = output.files.map((file) => toWire(file, transfer));
-        const stub = task.stub ? toWire(emitter.stub(task.tool), transfer) : undefined;
-        reply = { index: task.index, files, manifests: output.manifests, ...(stub ? { stub } : {}) };
+        const stub = task.stub ? emitter.stub(task.tool) : undefined;
+        reply = { index: task.index, files, base: output.base, manifests: output.manifests, ...(stub ? { stub } : {}) };
       } catch (error) {
         transfer.length = 0;
         reply = { index: task.index, error: describeError(error) };
