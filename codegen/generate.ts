@@ -89,7 +89,7 @@ export async function generateResolved(resolved: ResolvedOptions, run: RunContro
   // Told beside normalize's problems: every accepted tool's schemas Ajv rejects.
   if (modelled.problems.length > 0) {
     const rejected = project.tools.flatMap(schemaRejections).map(place);
-    printer.stop();
+    void printer.stop();
     return stopped(sortProblems([...modelled.problems, ...rejected]), modelled.warnings);
   }
   const plan = planRun(project, resolved, cache);
@@ -97,7 +97,7 @@ export async function generateResolved(resolved: ResolvedOptions, run: RunContro
   const emitted = await emitProject(plan, read.settings, output, { ...run, workers, printer }).catch(
     (error: unknown) => {
       output.discard();
-      printer.stop();
+      void printer.stop();
       throw error;
     },
   );

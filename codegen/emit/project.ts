@@ -17,7 +17,7 @@ import {
 import { collectWhenGrown } from './pool/collect-garbage.js';
 import { describeError } from './pool/messages.js';
 import { emitOnPool, workerCount, type EmitOutcome, type WorkerOptions } from './pool/pool.js';
-import { startPrinter, type PrintableFile, type Printer } from './pool/printer.js';
+import { startPrinter, type Printer } from './pool/printer.js';
 import { emitRegistry } from './registry.js';
 import type { EmitSettings } from './settings.js';
 import { createToolEmitter, type ToolEmitterOptions, type ToolOutput } from './tool-files.js';
@@ -95,36 +95,22 @@ export async function emitProject(
   const total = project.tools.length;
   let done = 0;
   const units = new Map<string, string[]>();
-  const stubs: GeneratedFile[] = [];
-  const printer = options.printer ?? startPrinter();
-  const printing: Promise<void>[] = [];
-  /** Hands `files` (a base, a stub) to the printing thread; each is put (a base) or kept (a stub) once printed. */
-  const print = (files: PrintableFile[]) => {
-    const printed = printer.print(files).then((made) => {
-      for (const file of made) {
-        if (file.kind === 'stub') stubs.push(file);
-        else output.put(file);
-      }
-    });
-    printed.catch(() => {}); // Its failure is told by the `Promise.all` below, once every tool is done.
-    printing.push(printed);
-  };
+  const stubs = await printBasesAndStubs(plan, emitter, options.printer ?? startPrinter(), (tool, base) => {
+    output.put(base);
+    units.set(tool.name, [base.path]);
+  });
   for (const [, files] of plan.reused) for (const file of files) output.keep(file);
   const manifests = createManifestAssembler(project.tools, settings.ctx, settings.manifests, plan.previous);
   for (const tool of project.tools) {
     if (!plan.reused.has(tool.name)) continue;
     manifests.reuse(tool);
-    if (plan.stubs.has(tool.name)) print([emitter.stub(tool)]);
     options.onProgress?.(++done, total);
   }
   const { problems, threads } = await emitToolUnits(plan, setup, emitter, options, (tool, unit) => {
-    units.set(tool.name, [...unit.files.map((file) => (output.put(file), file.path)), unit.base.path]);
-    print(unit.stub === undefined ? [unit.base] : [unit.base, unit.stub]);
+    units.get(tool.name)!.push(...unit.files.map((file) => (output.put(file), file.path)));
     manifests.add(unit.manifests);
     options.onProgress?.(++done, total);
   });
-  // Stopped as soon as the last is printed: what ts-morph holds goes before the run's peak, at its end (P7).
-  await Promise.all(printing).finally(() => printer.stop());
   // On a problem nothing more is put: what was emitted so far, and what stopped it.
   const stopped = (found: Problem[], warnings: Problem[]): Emitted => {
     return { problems: found, warnings, units, listings: [], stubs, segments: {}, manifests: 'assembled', threads };
@@ -188,8 +174,7 @@ async function emitToolUnits(
     // --max-old-space-size: collected as it grows, a 1,000-tool generate peaks at ~430 MB, else ~540 (P7).
     if (threads > 1) collectWhenGrown();
     try {
-      const output = await emitter.toolFiles(tool);
-      return plan.stubs.has(tool.name) ? { ...output, stub: emitter.stub(tool) } : output;
+      return await emitter.toolFiles(tool);
     } catch (error) {
       return { error };
     }
@@ -200,7 +185,7 @@ async function emitToolUnits(
   };
   const lost: ToolModel[] = [];
   if (threads > 1) {
-    await emitOnPool(ordered, plan.stubs, setup, threads - 1, inProcess, (tool, outcome) =>
+    await emitOnPool(ordered, setup, threads - 1, inProcess, (tool, outcome) =>
       'lost' in outcome ? lost.push(tool) : settle(tool, outcome),
     );
   }
@@ -210,6 +195,37 @@ async function emitToolUnits(
     await new Promise((resolve) => setImmediate(resolve));
   }
   return { problems, threads };
+}
+
+/** Tools whose bases and stubs go to the printing thread in one message. */
+const PRINT_BATCH = 100;
+
+/**
+ * Prints the fresh tools' bases and the missing stubs on `printer` (pool/printer.ts), a batch at a
+ * time, hands each base to `put` and answers the stubs; then stops the thread. Why first, before the
+ * emission: what ts-morph holds goes before the run's peak, at its end, and the emit workers started
+ * after the thread reuse what it freed (P7, bench/README.md).
+ */
+async function printBasesAndStubs(
+  plan: EmitPlan,
+  emitter: ReturnType<typeof createToolEmitter>,
+  printer: Printer,
+  put: (tool: ToolModel, base: GeneratedFile) => void,
+): Promise<GeneratedFile[]> {
+  const stubs: GeneratedFile[] = [];
+  const missing = plan.project.tools.filter((tool) => plan.stubs.has(tool.name));
+  try {
+    for (let start = 0; start < plan.fresh.length; start += PRINT_BATCH) {
+      const batch = plan.fresh.slice(start, start + PRINT_BATCH);
+      const bases = await printer.print(batch.map((tool) => emitter.base(tool)));
+      bases.forEach((base, index) => put(batch[index]!, base));
+    }
+    for (let start = 0; start < missing.length; start += PRINT_BATCH)
+      stubs.push(...(await printer.print(missing.slice(start, start + PRINT_BATCH).map((tool) => emitter.stub(tool)))));
+  } finally {
+    await printer.stop();
+  }
+  return stubs;
 }
 
 /** The files that list every tool besides the manifests: shared types and validators, registry and index, the docs index. */

@@ -17,14 +17,10 @@ export interface ToolEmitterOptions extends EmitSettings {
   shared: readonly SharedSchemaModel[];
 }
 
-/** A tool's files, its base and stub to print, and its part of the manifests (assembled by the caller, see `createManifestAssembler`). */
+/** A tool's formatted files and its part of the manifests (assembled by the caller, see `createManifestAssembler`). */
 export interface ToolOutput {
   files: GeneratedFile[];
-  /** Its base class file, for the printing thread (pool/printer.ts). */
-  base: PrintableFile;
   manifests: ToolManifests;
-  /** Its stub, for the printing thread, when the caller wants one (`stub`). */
-  stub?: PrintableFile;
 }
 
 /**
@@ -33,7 +29,9 @@ export interface ToolOutput {
  * process and each worker thread (emit/pool/worker.ts) runs the same code, so both give the same bytes.
  */
 export function createToolEmitter(options: ToolEmitterOptions): {
-  toolFiles(tool: ToolModel): Promise<Omit<ToolOutput, 'stub'>>;
+  toolFiles(tool: ToolModel): Promise<ToolOutput>;
+  /** The tool's base class file, for the printing thread (pool/printer.ts). */
+  base(tool: ToolModel): PrintableFile;
   /** The tool's stub, for the printing thread. */
   stub(tool: ToolModel): PrintableFile;
 } {
@@ -52,8 +50,9 @@ export function createToolEmitter(options: ToolEmitterOptions): {
         emitToolSchemaFile(tool),
         pages.toolPage(tool, ctx, { losses, unavailable: manifests.unavailable }),
       ];
-      return { files: await formatFiles(files, options.format), base: emitToolBase(tool, ctx), manifests };
+      return { files: await formatFiles(files, options.format), manifests };
     },
+    base: (tool) => emitToolBase(tool, ctx),
     stub: (tool) => emitStub(tool, ctx),
   };
 }

@@ -28,8 +28,8 @@ export interface PrintableFile extends Omit<GeneratedFile, 'content'> {
 export interface Printer {
   /** Prints `files` (in order); rejects when the thread cannot print (ts-morph missing, the thread stopped). */
   print(files: readonly PrintableFile[]): Promise<GeneratedFile[]>;
-  /** Stops the thread; a print still waiting rejects. */
-  stop(): void;
+  /** Stops the thread (settles once it has exited); a print still waiting rejects. */
+  stop(): Promise<void>;
 }
 
 /** The thread's program: loads ts-morph, then answers each message's files with their texts. */
@@ -89,9 +89,9 @@ export function startPrinter(): Printer {
         files.map(({ parts: _parts, ...file }, index) => ({ ...file, content: texts[index]! })),
       );
     },
-    stop() {
+    async stop() {
       stop(new Error('the printing thread was stopped'));
-      void worker.terminate();
+      await worker.terminate();
     },
   };
 }
@@ -102,6 +102,6 @@ export async function printFiles(files: readonly PrintableFile[]): Promise<Gener
   try {
     return await printer.print(files);
   } finally {
-    printer.stop();
+    await printer.stop();
   }
 }

@@ -35,9 +35,11 @@ if (parentPort !== null) {
       const transfer: ArrayBuffer[] = [];
       try {
         const output = await emitter.toolFiles(task.tool);
-        const files = output.files.map((file) => toWire(file, transfer));
-        const stub = task.stub ? emitter.stub(task.tool) : undefined;
-        reply = { index: task.index, files, base: output.base, manifests: output.manifests, ...(stub ? { stub } : {}) };
+        reply = {
+          index: task.index,
+          files: output.files.map((file) => toWire(file, transfer)),
+          manifests: output.manifests,
+        };
       } catch (error) {
         transfer.length = 0;
         reply = { index: task.index, error: describeError(error) };
