@@ -197,14 +197,14 @@ async function emitToolUnits(
   return { problems, threads };
 }
 
-/** Tools whose bases and stubs go to the printing thread in one message. */
+/** Files that go to the printing thread in one message. */
 const PRINT_BATCH = 100;
 
 /**
- * Prints the fresh tools' bases and the missing stubs on `printer` (pool/printer.ts), a batch at a
- * time, hands each base to `put` and answers the stubs; then stops the thread. Why first, before the
- * emission: what ts-morph holds goes before the run's peak, at its end, and the emit workers started
- * after the thread reuse what it freed (P7, bench/README.md).
+ * Prints the fresh tools' bases and the missing stubs on `printer` (pool/printer.ts), hands each base
+ * to `put` and answers the stubs; then stops the thread. The batches go out at once, so the thread
+ * prints while this thread builds and puts. Why first, before the emission: what ts-morph holds goes
+ * before the run's peak, at its end (P7, bench/README.md).
  */
 async function printBasesAndStubs(
   plan: EmitPlan,
@@ -212,16 +212,24 @@ async function printBasesAndStubs(
   printer: Printer,
   put: (tool: ToolModel, base: GeneratedFile) => void,
 ): Promise<GeneratedFile[]> {
-  const stubs: GeneratedFile[] = [];
   const missing = plan.project.tools.filter((tool) => plan.stubs.has(tool.name));
+  const files = [...plan.fresh.map((tool) => emitter.base(tool)), ...missing.map((tool) => emitter.stub(tool))];
+  const batches: Promise<GeneratedFile[]>[] = [];
+  for (let start = 0; start < files.length; start += PRINT_BATCH) {
+    const batch = printer.print(files.slice(start, start + PRINT_BATCH));
+    batch.catch(() => {}); // Told where it is awaited, below.
+    batches.push(batch);
+  }
+  // In the order given: the fresh tools' bases, then the stubs.
+  const stubs: GeneratedFile[] = [];
+  let index = 0;
   try {
-    for (let start = 0; start < plan.fresh.length; start += PRINT_BATCH) {
-      const batch = plan.fresh.slice(start, start + PRINT_BATCH);
-      const bases = await printer.print(batch.map((tool) => emitter.base(tool)));
-      bases.forEach((base, index) => put(batch[index]!, base));
+    for (const batch of batches) {
+      for (const file of await batch) {
+        if (index < plan.fresh.length) put(plan.fresh[index++]!, file);
+        else stubs.push(file);
+      }
     }
-    for (let start = 0; start < missing.length; start += PRINT_BATCH)
-      stubs.push(...(await printer.print(missing.slice(start, start + PRINT_BATCH).map((tool) => emitter.stub(tool)))));
   } finally {
     await printer.stop();
   }
