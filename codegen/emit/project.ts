@@ -197,14 +197,10 @@ async function emitToolUnits(
   return { problems, threads };
 }
 
-/** Files that go to the printing thread in one message. */
-const PRINT_BATCH = 100;
-
 /**
  * Prints the fresh tools' bases and the missing stubs on `printer` (pool/printer.ts), hands each base
- * to `put` and answers the stubs; then stops the thread. The batches go out at once, so the thread
- * prints while this thread builds and puts. Why first, before the emission: what ts-morph holds goes
- * before the run's peak, at its end (P7, bench/README.md).
+ * to `put` and answers the stubs; then stops the thread. Why first, before the emission: what ts-morph
+ * holds goes before the run's peak, at its end (P7, bench/README.md).
  */
 async function printBasesAndStubs(
   plan: EmitPlan,
@@ -213,27 +209,13 @@ async function printBasesAndStubs(
   put: (tool: ToolModel, base: GeneratedFile) => void,
 ): Promise<GeneratedFile[]> {
   const missing = plan.project.tools.filter((tool) => plan.stubs.has(tool.name));
-  const files = [...plan.fresh.map((tool) => emitter.base(tool)), ...missing.map((tool) => emitter.stub(tool))];
-  const batches: Promise<GeneratedFile[]>[] = [];
-  for (let start = 0; start < files.length; start += PRINT_BATCH) {
-    const batch = printer.print(files.slice(start, start + PRINT_BATCH));
-    batch.catch(() => {}); // Told where it is awaited, below.
-    batches.push(batch);
-  }
-  // In the order given: the fresh tools' bases, then the stubs.
-  const stubs: GeneratedFile[] = [];
-  let index = 0;
   try {
-    for (const batch of batches) {
-      for (const file of await batch) {
-        if (index < plan.fresh.length) put(plan.fresh[index++]!, file);
-        else stubs.push(file);
-      }
-    }
+    const printed = await printer.print([...plan.fresh.map(emitter.base), ...missing.map(emitter.stub)]);
+    plan.fresh.forEach((tool, index) => put(tool, printed[index]!));
+    return printed.slice(plan.fresh.length);
   } finally {
     await printer.stop();
   }
-  return stubs;
 }
 
 /** The files that list every tool besides the manifests: shared types and validators, registry and index, the docs index. */

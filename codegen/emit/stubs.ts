@@ -1,8 +1,8 @@
 import type { MethodDeclarationStructure, OptionalKind } from 'ts-morph';
 import type { EmitContext, ToolModel } from '../model.js';
 import { failureTypeNames } from '../naming.js';
-import { docText, quoted } from './literal.js';
-import type { PrintableFile } from './pool/printer.js';
+import { docText, jsDoc, quoted } from './literal.js';
+import { importPart, type PrintableFile } from './pool/printer.js';
 
 /**
  * The once-only implementation stub of one tool, `<stubs>/<tool>.ts`: `export class <Pascal>Tool
@@ -16,22 +16,24 @@ export function emitStub(tool: ToolModel, ctx: EmitContext): PrintableFile {
   const names = tool.names;
   const path = `${names.kebab}.ts`;
   const generated = ctx.generatedFromStubs.replace(/\/$/, '');
-  const header = [
-    '/**',
-    ` * Implementation of the tool \`${docText(tool.name)}\` (${docText(tool.source.file)}).`,
-    ' * Scaffolded once by toolsmith; yours to edit — generate never overwrites it.',
-    ' */',
-    '',
-  ].join('\n');
-  const base = { import: { namedImports: [names.base], moduleSpecifier: `${generated}/tools/${names.kebab}.base.js` } };
+  const header = jsDoc(
+    `Implementation of the tool \`${tool.name}\` (${tool.source.file}).\n` +
+      'Scaffolded once by toolsmith; yours to edit — generate never overwrites it.',
+  );
+  const base = importPart([names.base], `${generated}/tools/${names.kebab}.base.js`);
   const declared = {
     isExported: true,
     docs: [docText(`\`${tool.name}\`: ${tool.description}`)],
     name: names.impl,
     extends: names.base,
   };
-  const stub = { path, kind: 'stub' as const, preformatted: true as const };
-  if (tool.steps !== undefined) return { ...stub, parts: [header, base, '\n', { class: declared }] };
+  const stub = (...parts: PrintableFile['parts']): PrintableFile => ({
+    path,
+    kind: 'stub',
+    preformatted: true,
+    parts: [`${header}\n`, ...parts],
+  });
+  if (tool.steps !== undefined) return stub(base, '\n', { class: declared });
   // A tool that declares errors answers its failure union (`<Pascal>Failure`), so a declared code type-checks.
   const failure = tool.errors === undefined ? undefined : failureTypeNames(names).failure;
   const execute: OptionalKind<MethodDeclarationStructure> = {
@@ -47,23 +49,15 @@ export function emitStub(tool: ToolModel, ctx: EmitContext): PrintableFile {
       `return { success: false, error: ${quoted(`${tool.name} is not implemented yet: write its execute() in ${path}`)} };`,
     ],
   };
-  const types =
-    failure === undefined ? [names.argsType, names.outputType] : [names.argsType, failure, names.outputType];
-  return {
-    ...stub,
-    parts: [
-      header,
-      {
-        import: {
-          namedImports: ['ToolExecutionContext', 'ToolExecutionResult'],
-          moduleSpecifier: ctx.stubsRuntimeImport,
-          isTypeOnly: true,
-        },
-      },
-      base,
-      { import: { namedImports: types, moduleSpecifier: `${generated}/types/${names.kebab}.js`, isTypeOnly: true } },
-      '\n',
-      { class: { ...declared, methods: [execute] } },
-    ],
-  };
+  return stub(
+    importPart(['ToolExecutionContext', 'ToolExecutionResult'], ctx.stubsRuntimeImport, true),
+    base,
+    importPart(
+      [names.argsType, ...(failure ? [failure] : []), names.outputType],
+      `${generated}/types/${names.kebab}.js`,
+      true,
+    ),
+    '\n',
+    { class: { ...declared, methods: [execute] } },
+  );
 }

@@ -5,7 +5,7 @@ import { failureTypeNames, relativeImport, runtimeSpecifier } from '../naming.js
 import { errorsField, failureValidators } from './failures.js';
 import { banner } from './banner.js';
 import { docText, quoted, valueLiteral } from './literal.js';
-import type { PrintableFile } from './pool/printer.js';
+import { importPart, type PrintableFile } from './pool/printer.js';
 
 /**
  * The base class file of one tool, `tools/<tool>.base.ts`: `export abstract class <Pascal>ToolBase
@@ -68,19 +68,9 @@ export function emitToolBase(tool: ToolModel, ctx: EmitContext): PrintableFile {
     preformatted: true,
     parts: [
       banner(tool.source.file, ctx),
-      {
-        import: { namedImports: runtimeNames.sort(byName), moduleSpecifier: runtimeSpecifier(path, ctx.runtimeImport) },
-      },
-      {
-        import: {
-          namedImports: typeNames,
-          moduleSpecifier: relativeImport(path, `types/${names.kebab}.js`),
-          isTypeOnly: true,
-        },
-      },
-      {
-        import: { namedImports: validatorNames, moduleSpecifier: relativeImport(path, `validators/${names.kebab}.js`) },
-      },
+      importPart(runtimeNames.sort(byName), runtimeSpecifier(path, ctx.runtimeImport)),
+      importPart(typeNames, relativeImport(path, `types/${names.kebab}.js`), true),
+      importPart(validatorNames, relativeImport(path, `validators/${names.kebab}.js`)),
       '\n',
       // Text, not a structure: ts-morph would indent a schema literal's lines after the first one level deeper.
       `${constants.join('\n\n')}\n\n`,

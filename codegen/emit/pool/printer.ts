@@ -19,6 +19,11 @@ import type { GeneratedFile } from '../../model.js';
 type PrintedPart =
   string | { import: OptionalKind<ImportDeclarationStructure> } | { class: OptionalKind<ClassDeclarationStructure> };
 
+/** `import { ...names } from 'specifier';` (`import type` with `isTypeOnly`), as a part. */
+export function importPart(namedImports: string[], moduleSpecifier: string, isTypeOnly = false): PrintedPart {
+  return { import: { namedImports, moduleSpecifier, isTypeOnly } };
+}
+
 /** A file to print: a generated file whose content is its parts, joined once each structure is printed. */
 export interface PrintableFile extends Omit<GeneratedFile, 'content'> {
   parts: PrintedPart[];
