@@ -414,16 +414,17 @@ describe('--workers', () => {
     const count = () => started++;
     process.on('worker', count);
     try {
+      // Each run starts the printing thread of the bases and stubs too (emit/pool/printer.ts): one more.
       expect((await cli(['generate', '--workers', '2'], temp.root)).code).toBe(0);
-      expect(started).toBe(1);
+      expect(started).toBe(1 + 1);
       started = 0;
       // check never uses the cache: every tool is emitted, on the config's three threads (two workers) …
       expect((await cli(['check'], temp.root)).code).toBe(0);
-      expect(started).toBe(2);
+      expect(started).toBe(2 + 1);
       started = 0;
       // … or in process with --workers 1.
       expect((await cli(['check', '--workers', '1'], temp.root)).code).toBe(0);
-      expect(started).toBe(0);
+      expect(started).toBe(0 + 1);
     } finally {
       process.off('worker', count);
       if (previous === undefined) delete process.env.TOOLSMITH_WORKER_THRESHOLD;
