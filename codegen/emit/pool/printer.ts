@@ -12,9 +12,8 @@ import type { GeneratedFile } from '../../model.js';
 
 /**
  * A part of a printed file: text as it is, or a ts-morph structure printed where it stands (its lines,
- * the last one ended). A
- * structure goes without its `kind`, which the thread adds: the enum is a value, and importing it
- * would load ts-morph in the thread that builds the structures.
+ * the last one ended). A structure goes without its `kind`, which the thread adds: the enum is a
+ * value, and importing it would load ts-morph in the thread that builds the structures.
  */
 type PrintedPart =
   string | { import: OptionalKind<ImportDeclarationStructure> } | { class: OptionalKind<ClassDeclarationStructure> };
@@ -101,7 +100,7 @@ export function startPrinter(): Printer {
   };
 }
 
-/** Prints `files` on a printing thread of their own, stopped after (a library caller's or a test's one-off print). */
+/** Prints `files` on a printing thread of their own, stopped after (a one-off print: the emitters' tests). */
 export async function printFiles(files: readonly PrintableFile[]): Promise<GeneratedFile[]> {
   const printer = startPrinter();
   try {
