@@ -14,6 +14,7 @@ import { clockTime } from './reporter.js';
 import { runDiff } from './diff.js';
 import { runCopyAssets } from './copy-assets.js';
 import { GENERATOR_VERSION } from '../model.js';
+import { startPrinter } from '../emit/pool/printer.js';
 
 /**
  * Whether the packages a command needs beyond toolsmith's own dependencies are installed (the
@@ -54,8 +55,10 @@ async function generateCommand(
   const needed = ['json-schema-to-typescript', 'prettier', 'handlebars', 'gpt-tokenizer', 'ts-morph'];
   if (flags.watch) needed.push('chokidar');
   if (!packagesInstalled(io, needed)) return EXIT.invalid;
+  // A single run's printing thread starts before the generator loads: ts-morph loads meanwhile (a small project's run).
+  const printer = flags.watch ? undefined : startPrinter();
   const { runGenerate } = await import('./generate.js');
-  if (!flags.watch) return runGenerate(flags, io);
+  if (!flags.watch) return runGenerate(flags, io, printer);
   const { resolved } = await options(flags, io);
   const watched = [resolved.schemasDir, ...(resolved.templatesDir ? [resolved.templatesDir] : [])];
   const quiet = flags.json === true || flags.silent === true;

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
@@ -411,7 +412,13 @@ describe('--workers', () => {
     const previous = process.env.TOOLSMITH_WORKER_THRESHOLD;
     process.env.TOOLSMITH_WORKER_THRESHOLD = '1';
     let started = 0;
-    const count = () => started++;
+    // Thread ids only grow: a thread an earlier test started (its run's printing thread) has a smaller one.
+    const marker = new Worker('', { eval: true });
+    const earlier = marker.threadId;
+    await marker.terminate();
+    const count = (worker: Worker) => {
+      if (worker.threadId > earlier) started++;
+    };
     process.on('worker', count);
     try {
       // Each run starts the printing thread of the bases and stubs too (emit/pool/printer.ts): one more.
