@@ -8,6 +8,7 @@ import { settingsProblems } from './config/config.js';
 import { resolveOptions, type GenerateOptions, type ResolvedOptions } from './config/options.js';
 import { placeProblem, sortProblems } from './problems.js';
 import { emitProject } from './emit/project.js';
+import { startPrinter, type Printer } from './emit/pool/printer.js';
 import { readSettings } from './emit/settings.js';
 import { schemaRejections } from './emit/validators.js';
 import { openCache } from './incremental/cache.js';
@@ -27,6 +28,8 @@ export interface RunControls extends Pick<GenerateOptions, 'workerThreshold'> {
   fingerprint?: string;
   /** Model the project even when nothing changed since the last run (`--update-stubs` reads it). */
   modelAlways?: boolean;
+  /** The printing thread of the bases and stubs, when the caller started it earlier (the CLI, before it loads the generator). */
+  printer?: Printer;
 }
 
 /** Options of a run: the generator's options, and how the run goes. */
@@ -71,54 +74,63 @@ export async function generate(options: RunOptions): Promise<GenerateReport> {
  * its config and flags once and hands them here), writing nothing when anything fails.
  */
 export async function generateResolved(resolved: ResolvedOptions, run: RunControls = {}): Promise<GenerateReport> {
-  const { strict, workers } = resolved.settings;
-  const read = readSettings(resolved);
-  if ('problems' in read) return stopped(read.problems);
-  const cache = openCache(resolved, read.settings, run);
-  const unchanged = run.modelAlways ? undefined : cache.unchanged();
-  if (unchanged !== undefined)
-    return { ...stopped([]), tools: unchanged.tools, reused: unchanged.tools, diff: sameFiles(unchanged.files) };
-  const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
-  const normalized = normalize(loaded, cache.normalizeHooks(loaded));
-  const { project } = normalized;
-  const modelled = bySeverity(normalized.problems, normalized.warnings, strict);
-  const place = (problem: Problem) => placeIn(loaded, problem);
-  // Told beside normalize's problems: every accepted tool's schemas Ajv rejects.
-  if (modelled.problems.length > 0) {
-    const rejected = project.tools.flatMap(schemaRejections).map(place);
-    return stopped(sortProblems([...modelled.problems, ...rejected]), modelled.warnings);
+  // Started first (or by the caller, earlier still), so that ts-morph loads on its thread while the
+  // definitions load; stopped however the run ends (emitProject stops it as soon as it has printed).
+  const printer = run.printer ?? startPrinter();
+  try {
+    const { strict, workers } = resolved.settings;
+    const read = readSettings(resolved);
+    if ('problems' in read) return stopped(read.problems);
+    const cache = openCache(resolved, read.settings, run);
+    const unchanged = run.modelAlways ? undefined : cache.unchanged();
+    if (unchanged !== undefined)
+      return { ...stopped([]), tools: unchanged.tools, reused: unchanged.tools, diff: sameFiles(unchanged.files) };
+    const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
+    const normalized = normalize(loaded, cache.normalizeHooks(loaded));
+    const { project } = normalized;
+    const modelled = bySeverity(normalized.problems, normalized.warnings, strict);
+    const place = (problem: Problem) => placeIn(loaded, problem);
+    // Told beside normalize's problems: every accepted tool's schemas Ajv rejects.
+    if (modelled.problems.length > 0) {
+      const rejected = project.tools.flatMap(schemaRejections).map(place);
+      return stopped(sortProblems([...modelled.problems, ...rejected]), modelled.warnings);
+    }
+    const plan = planRun(project, resolved, cache);
+    const output = stageOutput(resolved.outDir, { compareOnly: run.check === true, stubsDir: resolved.stubsDir });
+    const emitted = await emitProject(plan, read.settings, output, { ...run, workers, printer }).catch(
+      (error: unknown) => {
+        output.discard();
+        throw error;
+      },
+    );
+    const verdict = bySeverity(sortProblems(emitted.problems.map(place)), emitted.warnings.map(place), strict);
+    if (verdict.problems.length > 0) {
+      output.discard();
+      return stopped(verdict.problems, modelled.warnings);
+    }
+    const warnings = sortProblems([...modelled.warnings, ...verdict.warnings]);
+    const written = output.commit(emitted.stubs);
+    cache.record({
+      project,
+      loaded,
+      units: new Map([...plan.reused, ...emitted.units]),
+      listings: emitted.listings,
+      segments: emitted.segments,
+      warned: warnings.length > 0,
+    });
+    return {
+      tools: project.tools.length,
+      project,
+      problems: [],
+      warnings,
+      reused: plan.reused.size,
+      manifests: emitted.manifests,
+      threads: emitted.threads,
+      ...written,
+    };
+  } finally {
+    void printer.stop();
   }
-  const plan = planRun(project, resolved, cache);
-  const output = stageOutput(resolved.outDir, { compareOnly: run.check === true, stubsDir: resolved.stubsDir });
-  const emitted = await emitProject(plan, read.settings, output, { ...run, workers }).catch((error: unknown) => {
-    output.discard();
-    throw error;
-  });
-  const verdict = bySeverity(sortProblems(emitted.problems.map(place)), emitted.warnings.map(place), strict);
-  if (verdict.problems.length > 0) {
-    output.discard();
-    return stopped(verdict.problems, modelled.warnings);
-  }
-  const warnings = sortProblems([...modelled.warnings, ...verdict.warnings]);
-  const written = output.commit(emitted.stubs);
-  cache.record({
-    project,
-    loaded,
-    units: new Map([...plan.reused, ...emitted.units]),
-    listings: emitted.listings,
-    segments: emitted.segments,
-    warned: warnings.length > 0,
-  });
-  return {
-    tools: project.tools.length,
-    project,
-    problems: [],
-    warnings,
-    reused: plan.reused.size,
-    manifests: emitted.manifests,
-    threads: emitted.threads,
-    ...written,
-  };
 }
 
 /** The report of a run that wrote nothing. */

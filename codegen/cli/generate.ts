@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateResolved } from '../generate.js';
+import type { Printer } from '../emit/pool/printer.js';
 import type { Problem } from '../model.js';
 import { sortProblems } from '../problems.js';
 import { defaultIo, EXIT, options, plural, problemSummary, type CommonFlags, type Io } from './io.js';
@@ -15,6 +16,7 @@ import { createReporter } from './reporter.js';
 export async function runGenerate(
   flags: CommonFlags & { check?: boolean; json?: boolean; silent?: boolean; updateStubs?: boolean },
   io: Io = defaultIo,
+  printer?: Printer,
 ): Promise<number> {
   const report = createReporter(
     flags.check ? 'check' : 'generate',
@@ -30,7 +32,10 @@ export async function runGenerate(
   };
   const started = performance.now();
   const { resolved, problems: configProblems } = await options(flags, io);
-  if (configProblems.length > 0) return failed(configProblems);
+  if (configProblems.length > 0) {
+    void printer?.stop();
+    return failed(configProblems);
+  }
   // A progress line only for a terminal and a long run; never in pipes, CI logs, tests, --json or --silent.
   let lastProgress = 0;
   const progress =
@@ -45,6 +50,7 @@ export async function runGenerate(
     check: flags.check === true,
     modelAlways: flags.updateStubs === true,
     ...(progress ? { onProgress: progress } : {}),
+    ...(printer ? { printer } : {}),
   });
   if (progress && lastProgress > 0) io.stdout('\r\x1b[2K');
   if (result.problems.length > 0) return failed(result.problems, result.warnings);

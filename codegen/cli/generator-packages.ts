@@ -16,7 +16,7 @@ export const GENERATOR_PACKAGES: Readonly<Record<string, string>> = Object.freez
   tsx: '4.23.15',
   // The token report's o200k_base count (src/manifest-targets/tokens.ts).
   'gpt-tokenizer': '4.0.0',
-  // `generate --update-stubs` rewrites stubs with it (codegen/cli/update-stubs.ts); nothing else loads it.
+  // Prints the bases and stubs (codegen/emit/pool/printer.ts); `generate --update-stubs` rewrites stubs with it.
   'ts-morph': '28.0.0',
 });
 

@@ -14,6 +14,7 @@ import { clockTime } from './reporter.js';
 import { runDiff } from './diff.js';
 import { runCopyAssets } from './copy-assets.js';
 import { GENERATOR_VERSION } from '../model.js';
+import { startPrinter } from '../emit/pool/printer.js';
 
 /**
  * Whether the packages a command needs beyond toolsmith's own dependencies are installed (the
@@ -44,19 +45,20 @@ function packagesInstalled(io: Io, needed: readonly string[]): boolean {
 /**
  * `generate` (with `--watch`, again after every change until SIGINT/SIGTERM) and `check`: the
  * generator loaded here, the one place the CLI imports it. The packages the run imports are checked
- * first, so a run never fails half-way: the generator's, ts-morph for `--update-stubs` (only it needs
- * it) and chokidar for `--watch`.
+ * first, so a run never fails half-way: the generator's (ts-morph prints the bases and stubs, and
+ * `--update-stubs` rewrites stubs with it) and chokidar for `--watch`.
  */
 async function generateCommand(
   flags: Parameters<typeof import('./generate.js').runGenerate>[0] & { watch?: boolean },
   io: Io,
 ): Promise<number> {
-  const needed = ['json-schema-to-typescript', 'prettier', 'handlebars', 'gpt-tokenizer'];
-  if (flags.updateStubs) needed.push('ts-morph');
+  const needed = ['json-schema-to-typescript', 'prettier', 'handlebars', 'gpt-tokenizer', 'ts-morph'];
   if (flags.watch) needed.push('chokidar');
   if (!packagesInstalled(io, needed)) return EXIT.invalid;
+  // A single run's printing thread starts before the generator loads: ts-morph loads meanwhile (a small project's run).
+  const printer = flags.watch ? undefined : startPrinter();
   const { runGenerate } = await import('./generate.js');
-  if (!flags.watch) return runGenerate(flags, io);
+  if (!flags.watch) return runGenerate(flags, io, printer);
   const { resolved } = await options(flags, io);
   const watched = [resolved.schemasDir, ...(resolved.templatesDir ? [resolved.templatesDir] : [])];
   const quiet = flags.json === true || flags.silent === true;

@@ -45,13 +45,13 @@ export function failureValidators(tool: ToolModel): string[] {
   );
 }
 
-/** The value of a base's `errors` field: a frozen object of the declared errors, by code. */
+/** The value of a base's `errors` field, on one line as its other fields: a frozen object of the declared errors, by code. */
 export function errorsField(tool: ToolModel): string {
   const entries = (tool.errors ?? []).map((error) => {
     const fields = [`description: ${quoted(error.description)}`];
     if (error.retryable === true) fields.push('retryable: true');
     if (error.data !== undefined) fields.push(`data: ${errorDataNames(tool.names, error.code).validator}`);
-    return `    ${error.code}: Object.freeze({ ${fields.join(', ')} }),`;
+    return `${error.code}: Object.freeze({ ${fields.join(', ')} })`;
   });
-  return `Object.freeze({\n${entries.join('\n')}\n  })`;
+  return `Object.freeze({ ${entries.join(', ')} })`;
 }

@@ -17,6 +17,7 @@ import {
 import { collectWhenGrown } from './pool/collect-garbage.js';
 import { describeError } from './pool/messages.js';
 import { emitOnPool, workerCount, type EmitOutcome, type WorkerOptions } from './pool/pool.js';
+import { startPrinter, type Printer } from './pool/printer.js';
 import { emitRegistry } from './registry.js';
 import type { EmitSettings } from './settings.js';
 import { createToolEmitter, type ToolEmitterOptions, type ToolOutput } from './tool-files.js';
@@ -49,6 +50,8 @@ export interface EmitOutput {
 export interface EmitOptions extends WorkerOptions {
   /** Called as each tool is done, the reused ones first (for a progress line). */
   onProgress?: (done: number, total: number) => void;
+  /** The printing thread for the bases and stubs (generate.ts starts it with the run); without one, a thread of its own. */
+  printer?: Printer;
 }
 
 /** What the emit stage made (its files went to the output). */
@@ -92,21 +95,19 @@ export async function emitProject(
   const total = project.tools.length;
   let done = 0;
   const units = new Map<string, string[]>();
-  const stubs: GeneratedFile[] = [];
+  const stubs = await printBasesAndStubs(plan, emitter, options.printer ?? startPrinter(), (tool, base) => {
+    output.put(base);
+    units.set(tool.name, [base.path]);
+  });
   for (const [, files] of plan.reused) for (const file of files) output.keep(file);
   const manifests = createManifestAssembler(project.tools, settings.ctx, settings.manifests, plan.previous);
   for (const tool of project.tools) {
     if (!plan.reused.has(tool.name)) continue;
     manifests.reuse(tool);
-    if (plan.stubs.has(tool.name)) stubs.push(emitter.stub(tool));
     options.onProgress?.(++done, total);
   }
   const { problems, threads } = await emitToolUnits(plan, setup, emitter, options, (tool, unit) => {
-    units.set(
-      tool.name,
-      unit.files.map((file) => (output.put(file), file.path)),
-    );
-    if (unit.stub !== undefined) stubs.push(unit.stub);
+    units.get(tool.name)!.push(...unit.files.map((file) => (output.put(file), file.path)));
     manifests.add(unit.manifests);
     options.onProgress?.(++done, total);
   });
@@ -173,8 +174,7 @@ async function emitToolUnits(
     // --max-old-space-size: collected as it grows, a 1,000-tool generate peaks at ~430 MB, else ~540 (P7).
     if (threads > 1) collectWhenGrown();
     try {
-      const output = await emitter.toolFiles(tool);
-      return plan.stubs.has(tool.name) ? { ...output, stub: emitter.stub(tool) } : output;
+      return await emitter.toolFiles(tool);
     } catch (error) {
       return { error };
     }
@@ -185,7 +185,7 @@ async function emitToolUnits(
   };
   const lost: ToolModel[] = [];
   if (threads > 1) {
-    await emitOnPool(ordered, plan.stubs, setup, threads - 1, inProcess, (tool, outcome) =>
+    await emitOnPool(ordered, setup, threads - 1, inProcess, (tool, outcome) =>
       'lost' in outcome ? lost.push(tool) : settle(tool, outcome),
     );
   }
@@ -195,6 +195,27 @@ async function emitToolUnits(
     await new Promise((resolve) => setImmediate(resolve));
   }
   return { problems, threads };
+}
+
+/**
+ * Prints the fresh tools' bases and the missing stubs on `printer` (pool/printer.ts), hands each base
+ * to `put` and answers the stubs; then stops the thread. Why first, before the emission: what ts-morph
+ * holds goes before the run's peak, at its end (P7, bench/README.md).
+ */
+async function printBasesAndStubs(
+  plan: EmitPlan,
+  emitter: ReturnType<typeof createToolEmitter>,
+  printer: Printer,
+  put: (tool: ToolModel, base: GeneratedFile) => void,
+): Promise<GeneratedFile[]> {
+  const missing = plan.project.tools.filter((tool) => plan.stubs.has(tool.name));
+  try {
+    const printed = await printer.print([...plan.fresh.map(emitter.base), ...missing.map(emitter.stub)]);
+    plan.fresh.forEach((tool, index) => put(tool, printed[index]!));
+    return printed.slice(plan.fresh.length);
+  } finally {
+    await printer.stop();
+  }
 }
 
 /** The files that list every tool besides the manifests: shared types and validators, registry and index, the docs index. */

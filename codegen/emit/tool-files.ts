@@ -1,5 +1,6 @@
 import { typeHomes, type GeneratedFile, type SharedSchemaModel, type ToolModel } from '../model.js';
 import { type ToolManifests, toolManifests } from './manifests/index.js';
+import type { PrintableFile } from './pool/printer.js';
 import { emitStub } from './stubs.js';
 import type { EmitSettings } from './settings.js';
 import { createDocRenderer } from './docs.js';
@@ -16,23 +17,23 @@ export interface ToolEmitterOptions extends EmitSettings {
   shared: readonly SharedSchemaModel[];
 }
 
-/** A tool's files and its part of the manifests (assembled by the caller, see `createManifestAssembler`). */
+/** A tool's formatted files and its part of the manifests (assembled by the caller, see `createManifestAssembler`). */
 export interface ToolOutput {
   files: GeneratedFile[];
   manifests: ToolManifests;
-  /** Its stub, when the caller wants one (`stub`). */
-  stub?: GeneratedFile;
 }
 
 /**
- * The per-tool emitters (types, validators, base class, schema file, doc page, stub), formatted.
- * Why one place: `emitToolUnits` (project.ts) runs it in process and each worker thread (emit/pool/worker.ts) runs the same
- * code, so both give the same bytes.
+ * The per-tool emitters (types, validators, schema file, doc page formatted; base class and stub as
+ * structures the printing thread lays out). Why one place: `emitToolUnits` (project.ts) runs it in
+ * process and each worker thread (emit/pool/worker.ts) runs the same code, so both give the same bytes.
  */
 export function createToolEmitter(options: ToolEmitterOptions): {
   toolFiles(tool: ToolModel): Promise<ToolOutput>;
-  /** The tool's stub, laid out by its emitter (`preformatted`): nothing to format. */
-  stub(tool: ToolModel): GeneratedFile;
+  /** The tool's base class file, for the printing thread (pool/printer.ts). */
+  base(tool: ToolModel): PrintableFile;
+  /** The tool's stub, for the printing thread. */
+  stub(tool: ToolModel): PrintableFile;
 } {
   const pages = createDocRenderer(options.templates);
   const { ctx } = options;
@@ -46,12 +47,12 @@ export function createToolEmitter(options: ToolEmitterOptions): {
       const files = [
         await emitToolTypes(tool, homes, ctx),
         ...emitToolValidators(tool, ctx, shared),
-        emitToolBase(tool, ctx),
         emitToolSchemaFile(tool),
         pages.toolPage(tool, ctx, { losses, unavailable: manifests.unavailable }),
       ];
       return { files: await formatFiles(files, options.format), manifests };
     },
+    base: (tool) => emitToolBase(tool, ctx),
     stub: (tool) => emitStub(tool, ctx),
   };
 }

@@ -83,9 +83,7 @@ export abstract class ReadFileToolBase implements ITool<ReadFileInput, ReadFileO
   /** The generated standalone validators: no schema is compiled at run time. */
   readonly validators = Object.freeze({ input: validateReadFileInput, output: validateReadFileOutput });
   /** The errors the definition declares: a failure with another code, or data that does not fit, is OUTPUT_INVALID. */
-  readonly errors: Readonly<Record<string, DeclaredToolError>> = Object.freeze({
-    NOT_FOUND: Object.freeze({ description: 'Nothing exists at the path under the root folder: list the folder with `list_directory` and call again with a path it shows.', data: validateReadFileNotFoundData }),
-  });
+  readonly errors: Readonly<Record<string, DeclaredToolError>> = Object.freeze({ NOT_FOUND: Object.freeze({ description: 'Nothing exists at the path under the root folder: list the folder with `list_directory` and call again with a path it shows.', data: validateReadFileNotFoundData }) });
 
   /** Runs `read_file` on validated arguments (defaults filled in); answer `{ success: true, output }`, or `{ success: false, error, code, data }` with a declared code (`toolFailure`). */
   abstract execute(args: ReadFileArgs, context: ToolExecutionContext): Promise<ToolExecutionResult<ReadFileOutput, ReadFileFailure>>;

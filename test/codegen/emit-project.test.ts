@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emitManifests } from '../../codegen/emit/manifests/index.js';
+import { startPrinter } from '../../codegen/emit/pool/printer.js';
 import { emitProject } from '../../codegen/emit/project.js';
 import type { GeneratedFile } from '../../codegen/model.js';
 import { encoded } from '../../codegen/write.js';
@@ -100,5 +101,40 @@ describe('the emit stage', () => {
     const manifests = whole.files.filter((entry) => entry.path.startsWith('manifests/'));
     expect(manifests.length).toBeGreaterThan(2);
     for (const file of manifests) expect(put.get(file.path)?.equals(encoded(file)), file.path).toBe(true);
+  });
+
+  it('puts each base as printed and stops the printing thread it is given once the last base and stub are printed', async () => {
+    const project = makeProject(tools());
+    const printer = startPrinter();
+    const { put, output } = memoryOutput();
+    const emitted = await emitProject(
+      { project, fresh: project.tools, reused: new Map(), stubs: new Set(['mid']) },
+      settings,
+      output,
+      { printer },
+    );
+    expect(emitted.problems).toEqual([]);
+    expect(put.get('tools/alpha.base.ts')!.toString()).toContain(
+      'export abstract class AlphaToolBase implements ITool<',
+    );
+    expect(emitted.units.get('alpha')).toContain('tools/alpha.base.ts');
+    expect(emitted.stubs.map((stub) => [stub.path, stub.content.includes('export class MidTool extends')])).toEqual([
+      ['mid.ts', true],
+    ]);
+    // Stopped before `emitProject` settles: what ts-morph holds goes before the run's peak.
+    await expect(printer.print([])).rejects.toThrow('the printing thread was stopped');
+  });
+
+  it('fails when its printing thread cannot print, so the run writes nothing', async () => {
+    const project = makeProject(tools());
+    const printer = startPrinter();
+    printer.stop();
+    const emission = emitProject(
+      { project, fresh: project.tools, reused: new Map(), stubs: new Set() },
+      settings,
+      memoryOutput().output,
+      { printer },
+    );
+    await expect(emission).rejects.toThrow('the printing thread was stopped');
   });
 });

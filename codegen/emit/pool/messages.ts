@@ -7,11 +7,10 @@
 import type { GeneratedFile, ToolModel } from '../../model.js';
 import type { ToolManifests } from '../manifests/index.js';
 
-/** One tool to emit; `stub` when its implementation stub is wanted too. */
+/** One tool to emit. */
 export interface EmitTask {
   index: number;
   tool: ToolModel;
-  stub: boolean;
 }
 
 /** A file as it crosses the thread boundary: bytes when the text is well-formed UTF-16, else the text. */
@@ -25,7 +24,7 @@ export interface WireFile {
 
 /** The answer to one task. */
 export type EmitReply =
-  | { index: number; files: WireFile[]; manifests: ToolManifests; stub?: WireFile }
+  | { index: number; files: WireFile[]; manifests: ToolManifests }
   | { index: number; error: ReturnType<typeof describeError> };
 
 /** A thrown value as the name and message an error reply carries (describing it cannot throw). */

@@ -34,7 +34,7 @@ export function workerCount(tools: number, options: WorkerOptions = {}): number 
   return Math.min(count, tools);
 }
 
-/** What one tool's emission gave: its formatted files, its part of the manifests and its stub, or what it threw. */
+/** What one tool's emission gave: its formatted files and its part of the manifests, or what it threw. */
 export type EmitOutcome = ToolOutput | { error: unknown };
 
 /** A wire file back as a `GeneratedFile` holding its bytes (its text decoded only when read). */
@@ -141,7 +141,6 @@ const TASKS_PER_WORKER = 2;
  */
 export async function emitOnPool(
   tools: readonly ToolModel[],
-  stubs: ReadonlySet<string>,
   setup: ToolEmitterOptions,
   count: number,
   local: (tool: ToolModel) => Promise<EmitOutcome>,
@@ -189,7 +188,7 @@ export async function emitOnPool(
         while (!stopped && inFlight.size < TASKS_PER_WORKER && next < tools.length) {
           const index = next++;
           inFlight.add(index);
-          const task: EmitTask = { index, tool: tools[index]!, stub: stubs.has(tools[index]!.name) };
+          const task: EmitTask = { index, tool: tools[index]! };
           try {
             worker.postMessage(task);
           } catch (error) {
@@ -206,11 +205,7 @@ export async function emitOnPool(
           reply.index,
           'error' in reply
             ? { error: Object.assign(new Error(reply.error.message), { name: reply.error.name }) }
-            : {
-                files: reply.files.map(fromWire),
-                manifests: reply.manifests,
-                ...(reply.stub ? { stub: fromWire(reply.stub) } : {}),
-              },
+            : { files: reply.files.map(fromWire), manifests: reply.manifests },
         );
       });
       feed();

@@ -35,9 +35,11 @@ if (parentPort !== null) {
       const transfer: ArrayBuffer[] = [];
       try {
         const output = await emitter.toolFiles(task.tool);
-        const files = output.files.map((file) => toWire(file, transfer));
-        const stub = task.stub ? toWire(emitter.stub(task.tool), transfer) : undefined;
-        reply = { index: task.index, files, manifests: output.manifests, ...(stub ? { stub } : {}) };
+        reply = {
+          index: task.index,
+          files: output.files.map((file) => toWire(file, transfer)),
+          manifests: output.manifests,
+        };
       } catch (error) {
         transfer.length = 0;
         reply = { index: task.index, error: describeError(error) };

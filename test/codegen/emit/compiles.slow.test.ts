@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emitRegistry, emitToolSchemaFile } from '../../../codegen/emit/registry.js';
+import { printFiles } from '../../../codegen/emit/pool/printer.js';
 import { emitStub } from '../../../codegen/emit/stubs.js';
 import { emitToolBase } from '../../../codegen/emit/tool-bases.js';
 import { emitSharedTypes, emitToolTypes } from '../../../codegen/emit/types.js';
@@ -40,14 +41,13 @@ async function writeEmitted(folder: string, project: ProjectModel): Promise<stri
   for (const shared of project.shared) generated.push(await emitSharedTypes(shared, homes, ctx));
   for (const tool of project.tools) {
     generated.push(await emitToolTypes(tool, homes, ctx), ...emitToolValidators(tool, ctx));
-    generated.push(emitToolBase(tool, ctx), emitToolSchemaFile(tool));
+    generated.push(emitToolSchemaFile(tool));
   }
+  generated.push(...(await printFiles(project.tools.map((tool) => emitToolBase(tool, ctx)))));
   generated.push(...emitRegistry(project, ctx));
   for (const file of generated) temp.write(`${folder}/generated/${file.path}`, file.content);
-  for (const tool of project.tools) {
-    const stub = emitStub(tool, ctx);
+  for (const stub of await printFiles(project.tools.map((tool) => emitStub(tool, ctx))))
     temp.write(`${folder}/src/tools/${stub.path}`, stub.content);
-  }
   return generated.map((file) => file.path);
 }
 

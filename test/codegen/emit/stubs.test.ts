@@ -4,6 +4,7 @@
  * the tool's description kept from closing or tagging the JSDoc.
  */
 import { describe, expect, it } from 'vitest';
+import { printFiles } from '../../../codegen/emit/pool/printer.js';
 import { emitStub } from '../../../codegen/emit/stubs.js';
 import type { EmitContext } from '../../../codegen/model.js';
 import { catalogProject } from './catalog.js';
@@ -53,7 +54,8 @@ const CASES: Case[] = [
       "import { ForecastMailToolBase } from '../../generated/tools/forecast-mail.base.js';",
       '',
       '/** `forecast_mail`: Mails the forecast near a point. */',
-      'export class ForecastMailTool extends ForecastMailToolBase {}',
+      'export class ForecastMailTool extends ForecastMailToolBase {',
+      '}',
     ),
   },
   {
@@ -103,8 +105,8 @@ const CASES: Case[] = [
 describe('emitStub', () => {
   const project = catalogProject();
 
-  it.each(CASES)('$tool: $name', ({ tool, ctx, path, expected }) => {
-    const file = emitStub(toolOf(project, tool), ctx ?? EMIT_CONTEXT);
+  it.each(CASES)('$tool: $name', async ({ tool, ctx, path, expected }) => {
+    const [file] = await printFiles([emitStub(toolOf(project, tool), ctx ?? EMIT_CONTEXT)]);
     expect(file).toEqual({ path, kind: 'stub', content: `${header(tool)}${expected}`, preformatted: true });
   });
 });

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { printFiles } from '../../../codegen/emit/pool/printer.js';
 import { emitToolBase } from '../../../codegen/emit/tool-bases.js';
 import { catalogProject } from './catalog.js';
 import { EMIT_CONTEXT, toolOf } from './project.js';
@@ -83,12 +84,12 @@ describe('emitToolBase', () => {
 
   it.each(CASES)('$tool: $name', async ({ tool, lines }) => {
     const model = toolOf(project, tool);
-    const file = emitToolBase(model, EMIT_CONTEXT);
-    expect(file.path).toBe(`tools/${model.names.kebab}.base.ts`);
-    expect(file.kind).toBe('generated');
-    expect(file.preformatted).toBe(true);
-    const content = file.content.split('\n');
+    const [file] = await printFiles([emitToolBase(model, EMIT_CONTEXT)]);
+    expect(file!.path).toBe(`tools/${model.names.kebab}.base.ts`);
+    expect(file!.kind).toBe('generated');
+    expect(file!.preformatted).toBe(true);
+    const content = file!.content.split('\n');
     for (const line of lines) expect(content).toContain(line);
-    await expect(file.content).toMatchFileSnapshot(path.join(FIXTURES, tool, 'base.ts.snap'));
+    await expect(file!.content).toMatchFileSnapshot(path.join(FIXTURES, tool, 'base.ts.snap'));
   });
 });
