@@ -4,7 +4,14 @@
  * the last run's files or assembled in name order, then the files that list every tool. Each file goes to
  * the output (write.ts) as soon as it is made, so no tool's text outlives its turn.
  */
-import { typeHomes, type GeneratedFile, type Problem, type ProjectModel, type ToolModel } from '../model.js';
+import {
+  typeHomes,
+  type FileWriter,
+  type GeneratedFile,
+  type Problem,
+  type ProjectModel,
+  type ToolModel,
+} from '../model.js';
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import { createDocRenderer } from './docs.js';
 import { formatFiles } from './format.js';
@@ -41,6 +48,8 @@ export interface EmitPlan {
 export interface EmitOutput {
   /** A file made by this run. */
   put(file: GeneratedFile): void;
+  /** A file made by this run, written as its bytes are made (an assembled manifest: never held whole). */
+  open(path: string): FileWriter;
   /** A file the output already holds as this run would make it (a reused tool's). */
   keep(path: string): void;
 }
@@ -94,7 +103,10 @@ export async function emitProject(
   const units = new Map<string, string[]>();
   const stubs: GeneratedFile[] = [];
   for (const [, files] of plan.reused) for (const file of files) output.keep(file);
-  const manifests = createManifestAssembler(project.tools, settings.ctx, settings.manifests, plan.previous);
+  const manifests = createManifestAssembler(project.tools, settings.ctx, settings.manifests, {
+    previous: plan.previous,
+    output,
+  });
   for (const tool of project.tools) {
     if (!plan.reused.has(tool.name)) continue;
     manifests.reuse(tool);
@@ -125,7 +137,7 @@ export async function emitProject(
     problems: [],
     warnings: [...made.warnings],
     units,
-    listings: listings.map((file) => file.path),
+    listings: [...made.written, ...listings.map((file) => file.path)],
     stubs: stubs.sort((a, b) => compareStrings(a.path, b.path)),
     segments: made.segments,
     manifests: made.spliced ? 'spliced' : 'assembled',
