@@ -152,7 +152,7 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
     }
     return full;
   };
-  const unclosed = new Set<StagedWriter>();
+  const unclosed = new Set<ReturnType<typeof stagedWriter>>();
   /** The writer of `relPath` (`stagedWriter`), counted in the diff at its close; `differs`: known to differ, never compared. */
   const open = (relPath: string, differs = false): FileWriter => {
     const current = remaining.delete(relPath) ? path.join(outDir, relPath) : undefined;
@@ -210,31 +210,30 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
   };
 }
 
-/** A staged file's writer; `release` closes what it holds open without counting it (a discarded run). */
-interface StagedWriter extends FileWriter {
-  release(): void;
-}
-
 /**
  * A file of the run written as its bytes come (`stageOutput`): each piece is compared with the
  * output's file (`current`) at the same offset; from the first difference (at once when `differs`, or
  * when there is no `current`) the staged file (`stage()`) holds the equal bytes copied from `current`
  * and every piece after them. At `close`, a `current` of another size is stale too, and `settle` hears
- * how the file compared. Without `stage` (a check) nothing is written.
+ * how the file compared; `release` closes what it holds open, uncounted (a discarded run). Without
+ * `stage` (a check) nothing is written.
  */
 function stagedWriter(
   current: string | undefined,
   stage: (() => string) | undefined,
   differs: boolean,
   settle: (state: 'same' | 'stale' | 'missing') => void,
-): StagedWriter {
+): FileWriter & { release(): void } {
   let disk = current === undefined || differs ? undefined : openSync(current, 'r');
   let staged: number | undefined;
   let offset = 0;
+  const release = () => {
+    for (const fd of [disk, staged]) if (fd !== undefined) closeSync(fd);
+    disk = staged = undefined;
+  };
   /** From here on the file differs: `current` is no longer read, the staged file starts with its first `offset` bytes. */
   const diverge = () => {
-    if (disk !== undefined) closeSync(disk);
-    disk = undefined;
+    release();
     if (stage === undefined) return;
     const file = stage();
     if (offset > 0) copyFileSync(current!, file);
@@ -242,10 +241,6 @@ function stagedWriter(
     ftruncateSync(staged, offset);
   };
   if (disk === undefined) diverge();
-  const release = () => {
-    for (const fd of [disk, staged]) if (fd !== undefined) closeSync(fd);
-    disk = staged = undefined;
-  };
   return {
     write(bytes) {
       if (disk !== undefined && !holdsAt(disk, offset, bytes)) diverge();

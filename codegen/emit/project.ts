@@ -4,20 +4,14 @@
  * the last run's files or assembled in name order, then the files that list every tool. Each file goes to
  * the output (write.ts) as soon as it is made, so no tool's text outlives its turn.
  */
-import {
-  typeHomes,
-  type FileWriter,
-  type GeneratedFile,
-  type Problem,
-  type ProjectModel,
-  type ToolModel,
-} from '../model.js';
+import { typeHomes, type GeneratedFile, type Problem, type ProjectModel, type ToolModel } from '../model.js';
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import { createDocRenderer } from './docs.js';
 import { formatFiles } from './format.js';
 import {
   createManifestAssembler,
   type ManifestEmission,
+  type OpenFile,
   type PreviousManifests,
   withNameCollisions,
 } from './manifests/index.js';
@@ -49,7 +43,7 @@ export interface EmitOutput {
   /** A file made by this run. */
   put(file: GeneratedFile): void;
   /** A file made by this run, written as its bytes are made (an assembled manifest: never held whole). */
-  open(path: string): FileWriter;
+  open: OpenFile;
   /** A file the output already holds as this run would make it (a reused tool's). */
   keep(path: string): void;
 }
@@ -93,7 +87,7 @@ export async function emitProject(
   output: EmitOutput,
   options: EmitOptions = {},
 ): Promise<Emitted> {
-  const { project } = plan;
+  const { project, previous } = plan;
   const names = project.tools.map((tool) => tool.name);
   const settings = { ...runSettings, manifests: withNameCollisions(runSettings.manifests, names) };
   const setup: ToolEmitterOptions = { ...settings, shared: project.shared };
@@ -103,10 +97,7 @@ export async function emitProject(
   const units = new Map<string, string[]>();
   const stubs: GeneratedFile[] = [];
   for (const [, files] of plan.reused) for (const file of files) output.keep(file);
-  const manifests = createManifestAssembler(project.tools, settings.ctx, settings.manifests, {
-    previous: plan.previous,
-    output,
-  });
+  const manifests = createManifestAssembler(project.tools, settings.ctx, settings.manifests, { previous, output });
   for (const tool of project.tools) {
     if (!plan.reused.has(tool.name)) continue;
     manifests.reuse(tool);

@@ -41,6 +41,9 @@ export class InNameOrder<T> {
   }
 }
 
+/** How an assembled file gets its writer, at its first bytes: the run's output (`EmitOutput.open`), or memory. */
+export type OpenFile = (path: string) => FileWriter;
+
 /**
  * One file being assembled: a head, the tools' entries joined by a separator, a tail, each piece
  * handed as bytes to the writer `open` gives at the first of them (the run's output, or memory); each
@@ -55,7 +58,7 @@ export class AssembledFile {
     readonly path: string,
     /** `empty`: the whole file when no entry was written (without it, such a file is its tail alone). */
     readonly layout: { head: string; separator: string; tail: string; empty?: string },
-    private readonly open: (path: string) => FileWriter,
+    private readonly open: OpenFile,
   ) {}
 
   /** Whether an entry was written. */

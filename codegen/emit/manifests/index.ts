@@ -3,18 +3,10 @@
  * reports, the token report and the namespaced Responses file. Assembled here from every tool's part
  * (part.ts) as the parts come in, or spliced into the last run's files when a few tools changed (splice.ts).
  */
-import type {
-  EmitContext,
-  FileSegments,
-  FileWriter,
-  GeneratedFile,
-  Problem,
-  ProjectModel,
-  ToolModel,
-} from '../../model.js';
+import type { EmitContext, FileSegments, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
 import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { markdownBanner } from '../banner.js';
-import { AssembledFile, InNameOrder, memoryWriter } from './assembled-file.js';
+import { AssembledFile, InNameOrder, memoryWriter, type OpenFile } from './assembled-file.js';
 import { withNameCollisions } from './host-report.js';
 import { LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
 import { addNamespaced, namespacedSource } from './namespaced.js';
@@ -26,7 +18,7 @@ import { typedModule } from './typed-module.js';
 import type { LossesByTarget, ManifestEmission, ManifestOptions, TokenReport, ToolManifests } from './types.js';
 
 export type { LossReport, ManifestEmission, ManifestOptions, TokenReport, ToolManifests } from './types.js';
-export { AssembledFile, InNameOrder, memoryWriter } from './assembled-file.js';
+export { AssembledFile, InNameOrder, memoryWriter, type OpenFile } from './assembled-file.js';
 export { TOKEN_REPORT_PATH, tokenTotalRows } from './token-report.js';
 export { withNameCollisions } from './host-report.js';
 export { toolManifests } from './part.js';
@@ -46,7 +38,7 @@ export function createManifestAssembler(
   tools: readonly ToolModel[],
   ctx: EmitContext,
   options: ManifestOptions = {},
-  run: { previous?: PreviousManifests | undefined; output?: { open(path: string): FileWriter } } = {},
+  run: { previous?: PreviousManifests | undefined; output?: { open: OpenFile } } = {},
 ) {
   const { previous, output } = run;
   const names = tools.map((tool) => tool.name).sort(compareStrings);
@@ -62,16 +54,15 @@ export function createManifestAssembler(
   const targets = plan.files.map((file) => file.target);
   // The assembled files kept in memory, by path: every one without an output; with it, the one a namespaced file is made from.
   const kept = new Map<string, GeneratedFile>();
-  const open = (path: string): FileWriter => {
+  const open: OpenFile = (path) => {
     if (output === undefined || path === namespacedSource(options))
       return memoryWriter(path, (file) => kept.set(path, file));
     emission.written.push(path);
     return output.open(path);
   };
+  const assemble = (path: string, layout: AssembledFile['layout']) => new AssembledFile(path, layout, open);
   // One per enabled target, in the targets' order (the tail is known at `finish`: whether a listed tool is deferred).
-  const targetFiles = plan.files.map(
-    (file) => new AssembledFile(file.path, { ...file.layout, empty: file.empty }, open),
-  );
+  const targetFiles = plan.files.map((file) => assemble(file.path, { ...file.layout, empty: file.empty }));
   const { json, markdown } = LOSS_REPORT_LAYOUT;
   const markdownHead = markdown.head(markdownBanner('the tool definitions', ctx).trimEnd());
   // With no tool the reports are still written: an empty object, and the Markdown's introduction alone.
@@ -79,12 +70,8 @@ export function createManifestAssembler(
     targets.length === 0
       ? []
       : [
-          new AssembledFile(json.path, { ...json, head: json.head(), empty: '{}\n' }, open),
-          new AssembledFile(
-            markdown.path,
-            { ...markdown, head: markdownHead, empty: `${markdownHead.trimEnd()}\n` },
-            open,
-          ),
+          assemble(json.path, { ...json, head: json.head(), empty: '{}\n' }),
+          assemble(markdown.path, { ...markdown, head: markdownHead, empty: `${markdownHead.trimEnd()}\n` }),
         ];
   // Each tool's entries without indentation, as bytes (off the heap) until `finish` counts them.
   const compact = new Map<string, Buffer>();
