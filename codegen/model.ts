@@ -170,6 +170,12 @@ export interface GeneratedFile {
   onDisk?: 'same' | 'differs';
 }
 
+/** A file written as it is made (`EmitOutput.open`): its bytes in order, then `close` once. */
+export interface FileWriter {
+  write(bytes: Buffer): void;
+  close(): void;
+}
+
 /** What emitters get besides the model. */
 export interface EmitContext {
   /** Module specifier generated TypeScript imports the runtime from (e.g. `toolsmith-sdk`). */

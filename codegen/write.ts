@@ -6,23 +6,26 @@
  */
 import {
   closeSync,
+  copyFileSync,
   existsSync,
+  fstatSync,
+  ftruncateSync,
   linkSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmdirSync,
   rmSync,
-  statSync,
   writeFileSync,
-  writevSync,
+  writeSync,
 } from 'node:fs';
 import path from 'node:path';
 import { toPosix } from './load.js';
 import type { EmitOutput } from './emit/project.js';
-import type { GeneratedFile } from './model.js';
+import type { FileWriter, GeneratedFile } from './model.js';
 import { compareStrings } from '../src/manifest-targets/build.js';
 
 /** A file's content as UTF-8 bytes: those it holds (made as bytes), else its text encoded. */
@@ -108,10 +111,10 @@ function applyCommit(outDir: string, record: CommitRecord): void {
 
 /**
  * A run's changes to the output, staged beside it as the run emits: each file is compared with the
- * current output when it arrives (size, then bytes), written to the staging folder when it differs,
- * and then forgotten, so a run holds no file's text longer than its emission; a kept file is counted
- * as unchanged, never read. Nothing is created until the first file that differs (a run that
- * changes nothing writes nothing).
+ * current output as its bytes arrive (`put` whole, or `open` piece by piece), written to the staging
+ * folder from its first difference, and then forgotten, so a run holds no file's bytes longer than
+ * their making; a kept file is counted as unchanged, never read. Nothing is created until the first
+ * file that differs (a run that changes nothing writes nothing).
  */
 export interface OutputStaging extends EmitOutput {
   /**
@@ -120,7 +123,7 @@ export interface OutputStaging extends EmitOutput {
    * `compareOnly`: the stubs missing, none created).
    */
   commit(stubs?: readonly GeneratedFile[]): { diff: OutputDiff; replaced: boolean; stubs: string[] };
-  /** Removes what was staged; the output folder is untouched. */
+  /** Closes the files still open and removes what was staged; the output folder is untouched. */
   discard(): void;
 }
 
@@ -149,17 +152,31 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
     }
     return full;
   };
+  const unclosed = new Set<ReturnType<typeof stagedWriter>>();
+  /** The writer of `relPath` (`stagedWriter`), counted in the diff at its close; `differs`: known to differ, never compared. */
+  const open = (relPath: string, differs = false): FileWriter => {
+    const current = remaining.delete(relPath) ? path.join(outDir, relPath) : undefined;
+    const stage = options.compareOnly ? undefined : () => target(relPath);
+    const writer = stagedWriter(current, stage, differs, (state) => {
+      unclosed.delete(writer);
+      diff[state].push(relPath);
+    });
+    unclosed.add(writer);
+    return writer;
+  };
+  const keep = (relPath: string) => {
+    remaining.delete(relPath);
+    diff.same.push(relPath);
+  };
   return {
+    open,
+    keep,
     put(file) {
-      const existed = remaining.delete(file.path);
-      if (existed && !differsOnDisk(path.join(outDir, file.path), file)) return void diff.same.push(file.path);
-      (existed ? diff.stale : diff.missing).push(file.path);
-      if (options.compareOnly) return;
-      writeChunks(target(file.path), file.chunks ?? [encoded(file)]);
-    },
-    keep(relPath) {
-      remaining.delete(relPath);
-      diff.same.push(relPath);
+      // Trusting a splice's word saves reading and comparing every manifest of a one-tool regenerate (P4).
+      if (file.onDisk === 'same' && remaining.has(file.path)) return keep(file.path);
+      const writer = open(file.path, file.onDisk === 'differs');
+      for (const chunk of file.chunks ?? [encoded(file)]) writer.write(chunk);
+      writer.close();
     },
     commit(stubs = []) {
       diff.extra = [...remaining].sort(compareStrings);
@@ -187,37 +204,63 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
       return { diff, replaced, stubs: created };
     },
     discard() {
+      for (const writer of unclosed) writer.release();
       rmSync(stagingDir, { recursive: true, force: true });
     },
   };
 }
 
 /**
- * Whether the file on disk differs from `file`: a file that says so (a spliced manifest, made from the
- * disk's bytes) is taken at its word; a different size answers without reading; else the bytes.
+ * A file of the run written as its bytes come (`stageOutput`): each piece is compared with the
+ * output's file (`current`) at the same offset; from the first difference (at once when `differs`, or
+ * when there is no `current`) the staged file (`stage()`) holds the equal bytes copied from `current`
+ * and every piece after them. At `close`, a `current` of another size is stale too, and `settle` hears
+ * how the file compared; `release` closes what it holds open, uncounted (a discarded run). Without
+ * `stage` (a check) nothing is written.
  */
-function differsOnDisk(onDisk: string, file: GeneratedFile): boolean {
-  // Trusting a splice's word saves reading and comparing every manifest of a one-tool regenerate (P4).
-  if (file.onDisk !== undefined) return file.onDisk === 'differs';
-  const bytes = file.chunks ?? [encoded(file)];
-  if (statSync(onDisk).size !== bytes.reduce((sum, chunk) => sum + chunk.length, 0)) return true;
-  const disk = readFileSync(onDisk);
+function stagedWriter(
+  current: string | undefined,
+  stage: (() => string) | undefined,
+  differs: boolean,
+  settle: (state: 'same' | 'stale' | 'missing') => void,
+): FileWriter & { release(): void } {
+  let disk = current === undefined || differs ? undefined : openSync(current, 'r');
+  let staged: number | undefined;
   let offset = 0;
-  for (const chunk of bytes) {
-    if (!disk.subarray(offset, offset + chunk.length).equals(chunk)) return true;
-    offset += chunk.length;
-  }
-  return false;
+  const release = () => {
+    for (const fd of [disk, staged]) if (fd !== undefined) closeSync(fd);
+    disk = staged = undefined;
+  };
+  /** From here on the file differs: `current` is no longer read, the staged file starts with its first `offset` bytes. */
+  const diverge = () => {
+    release();
+    if (stage === undefined) return;
+    const file = stage();
+    if (offset > 0) copyFileSync(current!, file);
+    staged = openSync(file, offset > 0 ? 'r+' : 'w');
+    ftruncateSync(staged, offset);
+  };
+  if (disk === undefined) diverge();
+  return {
+    write(bytes) {
+      if (disk !== undefined && !holdsAt(disk, offset, bytes)) diverge();
+      if (staged !== undefined) writeSync(staged, bytes, 0, bytes.length, offset);
+      offset += bytes.length;
+    },
+    close() {
+      if (disk !== undefined && fstatSync(disk).size !== offset) diverge();
+      const same = disk !== undefined;
+      release();
+      settle(current === undefined ? 'missing' : same ? 'same' : 'stale');
+    },
+    release,
+  };
 }
 
-/** Writes `chunks` one after the other to a new file (never joined into one buffer; libuv writes them all). */
-function writeChunks(file: string, chunks: readonly Buffer[]): void {
-  const fd = openSync(file, 'w');
-  try {
-    writevSync(fd, chunks);
-  } finally {
-    closeSync(fd);
-  }
+/** Whether the file open as `fd` holds `bytes` at `offset`. */
+function holdsAt(fd: number, offset: number, bytes: Buffer): boolean {
+  const read = Buffer.allocUnsafe(bytes.length);
+  return readSync(fd, read, 0, bytes.length, offset) === bytes.length && read.equals(bytes);
 }
 
 /** Creates each stub that is absent (published with a hard link, so an existing file is never overwritten); answers those created. */

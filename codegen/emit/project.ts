@@ -11,6 +11,7 @@ import { formatFiles } from './format.js';
 import {
   createManifestAssembler,
   type ManifestEmission,
+  type OpenFile,
   type PreviousManifests,
   withNameCollisions,
 } from './manifests/index.js';
@@ -42,6 +43,8 @@ export interface EmitPlan {
 export interface EmitOutput {
   /** A file made by this run. */
   put(file: GeneratedFile): void;
+  /** A file made by this run, written as its bytes are made (an assembled manifest: never held whole). */
+  open: OpenFile;
   /** A file the output already holds as this run would make it (a reused tool's). */
   keep(path: string): void;
 }
@@ -87,7 +90,7 @@ export async function emitProject(
   output: EmitOutput,
   options: EmitOptions = {},
 ): Promise<Emitted> {
-  const { project } = plan;
+  const { project, previous } = plan;
   const names = project.tools.map((tool) => tool.name);
   const settings = { ...runSettings, manifests: withNameCollisions(runSettings.manifests, names) };
   const setup: ToolEmitterOptions = { ...settings, shared: project.shared };
@@ -100,7 +103,7 @@ export async function emitProject(
     units.set(tool.name, [base.path]);
   });
   for (const [, files] of plan.reused) for (const file of files) output.keep(file);
-  const manifests = createManifestAssembler(project.tools, settings.ctx, settings.manifests, plan.previous);
+  const manifests = createManifestAssembler(project.tools, settings.ctx, settings.manifests, { previous, output });
   for (const tool of project.tools) {
     if (!plan.reused.has(tool.name)) continue;
     manifests.reuse(tool);
@@ -126,7 +129,7 @@ export async function emitProject(
     problems: [],
     warnings: [...made.warnings],
     units,
-    listings: listings.map((file) => file.path),
+    listings: [...made.written, ...listings.map((file) => file.path)],
     stubs: stubs.sort((a, b) => compareStrings(a.path, b.path)),
     segments: made.segments,
     manifests: made.spliced ? 'spliced' : 'assembled',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emitManifests } from '../../codegen/emit/manifests/index.js';
+import { emitManifests, memoryWriter } from '../../codegen/emit/manifests/index.js';
 import { startPrinter } from '../../codegen/emit/pool/printer.js';
 import { emitProject } from '../../codegen/emit/project.js';
 import type { GeneratedFile } from '../../codegen/model.js';
@@ -12,15 +12,17 @@ const tools = () =>
     makeTool({ name, inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } }),
   );
 
-/** An output that keeps what it is given: each put file's bytes by path, and the paths kept. */
+/** An output that keeps what it is given: each put or written file's bytes by path, and the paths kept. */
 function memoryOutput() {
   const put = new Map<string, Buffer>();
   const kept: string[] = [];
+  const take = (file: GeneratedFile) => void put.set(file.path, encoded(file));
   return {
     put,
     kept,
     output: {
-      put: (file: GeneratedFile) => void put.set(file.path, encoded(file)),
+      put: take,
+      open: (path: string) => memoryWriter(path, take),
       keep: (path: string) => void kept.push(path),
     },
   };

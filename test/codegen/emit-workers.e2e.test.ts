@@ -104,13 +104,11 @@ describe('the emission on worker threads', () => {
     const project = makeProject(tools);
     const plan = { project, fresh: project.tools, reused: new Map<string, string[]>(), stubs: new Set<string>() };
     let puts = 0;
-    const output = {
-      put: () => {
-        puts++;
-        throw new Error('disk full');
-      },
-      keep: () => undefined,
+    const put = () => {
+      puts++;
+      throw new Error('disk full');
     };
+    const output = { put, open: put, keep: () => undefined };
     emittedHere.count = 0;
     const emitted = emitProject(plan, settingsWith(false), output, { workers: 2, workerThreshold: 1 });
     await expect(emitted).rejects.toThrow('disk full');

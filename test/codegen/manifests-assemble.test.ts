@@ -5,12 +5,14 @@ import {
   createManifestAssembler,
   InNameOrder,
   emitManifests,
+  memoryWriter,
   toolManifests,
 } from '../../codegen/emit/manifests/index.js';
 import { toolHostReport } from '../../codegen/emit/manifests/host-report.js';
 import { LOSS_REPORT_LAYOUT, toolLossText } from '../../codegen/emit/manifests/loss-report.js';
 import { tokenTotalsMarkdown } from '../../codegen/emit/manifests/token-report.js';
 import { markdownBanner } from '../../codegen/emit/banner.js';
+import { compareStrings } from '../../src/manifest-targets/build.js';
 import {
   buildManifestTarget,
   MANIFEST_TARGET_TABLE,
@@ -110,6 +112,52 @@ describe('manifests assembled from each tool’s part', () => {
     );
   });
 
+  it('given the run’s output, write each file there as the parts come in, before `finish`: the bytes made in memory', () => {
+    const expected = new Map(
+      emitManifests(makeProject([...TOOLS]), TEST_CONTEXT, OPTIONS).files.map((file) => [file.path, encoded(file)]),
+    );
+    const received = new Map<string, Buffer[]>();
+    const closed: string[] = [];
+    const output = {
+      open: (path: string) => {
+        const pieces: Buffer[] = [];
+        received.set(path, pieces);
+        return { write: (bytes: Buffer) => void pieces.push(bytes), close: () => void closed.push(path) };
+      },
+    };
+    const assembler = createManifestAssembler(TOOLS, TEST_CONTEXT, OPTIONS, { output });
+    const [first, ...rest] = [...TOOLS].sort((a, b) => compareStrings(a.name, b.name));
+    assembler.add(toolManifests(first!, OPTIONS).manifests);
+    // The first tool's entry is in every target's file that lists it, and in both loss reports, before the others come.
+    const listing = [...received.keys()];
+    expect(listing).toContain('manifests/mcp.json');
+    expect(listing).toContain('manifests/loss-report.md');
+    for (const [path, pieces] of received) expect(Buffer.concat(pieces).toString('utf8'), path).toContain(first!.name);
+    for (const tool of rest) assembler.add(toolManifests(tool, OPTIONS).manifests);
+    expect(closed).toEqual([]);
+    const emission = assembler.finish();
+    // Every assembled file went to the output, closed once, as its in-memory bytes; only the others are handed over.
+    expect(closed.sort()).toEqual([...received.keys()].sort());
+    expect(emission.written.sort()).toEqual(closed);
+    for (const path of closed) expect(Buffer.concat(received.get(path)!).equals(expected.get(path)!), path).toBe(true);
+    expect(
+      emission.files.map((file) => file.path).filter((path) => path.endsWith('.json') || path.endsWith('.md')),
+    ).toEqual(['manifests/token-report.json']);
+  });
+
+  it('keep the flat Responses file in memory when a namespaced one is made of it', () => {
+    const options = { ...OPTIONS, deferLoading: { namespaces: true } };
+    const opened: string[] = [];
+    const output = { open: (path: string) => (opened.push(path), { write: () => undefined, close: () => undefined }) };
+    const assembler = createManifestAssembler(TOOLS, TEST_CONTEXT, options, { output });
+    for (const tool of TOOLS) assembler.add(toolManifests(tool, options).manifests);
+    const paths = assembler.finish().files.map((file) => file.path);
+    expect(opened).not.toContain('manifests/openai-responses.json');
+    expect(opened).toContain('manifests/openai.json');
+    expect(paths).toContain('manifests/openai-responses.json');
+    expect(paths).toContain('manifests/openai-responses-namespaced.json');
+  });
+
   it('refuses a part given twice, a part of a tool it does not list, and a finish before every part is in', () => {
     const targets: ManifestTarget[] = ['anthropic'];
     const part = (name: string) => toolManifests(makeTool({ name }), { targets }).manifests;
@@ -151,14 +199,16 @@ describe('the assembler’s parts', () => {
   });
 
   it('AssembledFile writes head, entries joined by the separator, tail, and records each entry’s byte range', () => {
-    const file = new AssembledFile('m.json', { head: '[\n', separator: ',\n', tail: '\n]\n' });
+    const closed: GeneratedFile[] = [];
+    const open = (path: string) => memoryWriter(path, (made) => closed.push(made));
+    const file = new AssembledFile('m.json', { head: '[\n', separator: ',\n', tail: '\n]\n' }, open);
     expect(file.opened).toBe(false);
     file.append('a', '"é"');
     expect(file.opened).toBe(true);
     file.append('b', '"b"');
-    const closed = file.close();
-    expect(closed.path).toBe('m.json');
-    const bytes = encoded(closed);
+    file.close();
+    expect(closed.map((made) => made.path)).toEqual(['m.json']);
+    const bytes = encoded(closed[0]!);
     expect(bytes.toString('utf8')).toBe('[\n"é",\n"b"\n]\n');
     expect(file.segments.tools).toEqual(['a', 'b']);
     const [aStart, aEnd, bStart, bEnd] = file.segments.ranges;

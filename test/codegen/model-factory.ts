@@ -4,7 +4,7 @@ import type { WorkerOptions } from '../../codegen/emit/pool/pool.js';
 import { emitProject, type Emitted } from '../../codegen/emit/project.js';
 import { withNameCollisions } from '../../codegen/emit/manifests/host-report.js';
 import { toolManifests } from '../../codegen/emit/manifests/part.js';
-import { createManifestAssembler, type PreviousManifests } from '../../codegen/emit/manifests/index.js';
+import { createManifestAssembler, memoryWriter, type PreviousManifests } from '../../codegen/emit/manifests/index.js';
 import type { ManifestEmission, ManifestOptions } from '../../codegen/emit/manifests/types.js';
 import { type EmitSettings, emitSettings, readSettings } from '../../codegen/emit/settings.js';
 import { openCache } from '../../codegen/incremental/cache.js';
@@ -91,7 +91,8 @@ export async function emitInMemory(
     reused: new Map<string, string[]>(),
     stubs: options.stubs ?? new Set(project.tools.map((tool) => tool.name)),
   };
-  const output = { put: (file: GeneratedFile) => void files.push(file), keep: () => undefined };
+  const put = (file: GeneratedFile) => void files.push(file);
+  const output = { put, open: (path: string) => memoryWriter(path, put), keep: () => undefined };
   const { problems, warnings, stubs, threads } = await emitProject(plan, settings, output, options);
   return {
     files: problems.length > 0 ? [] : files.sort((a, b) => compareStrings(a.path, b.path)),
@@ -127,7 +128,7 @@ export function spliceRun(
     options,
     project.tools.map((tool) => tool.name),
   );
-  const assembler = createManifestAssembler(project.tools, ctx, named, previous);
+  const assembler = createManifestAssembler(project.tools, ctx, named, { previous });
   for (const tool of project.tools) if (!changed.includes(tool)) assembler.reuse(tool);
   for (const tool of changed) assembler.add(toolManifests(tool, named).manifests);
   return assembler.finish();

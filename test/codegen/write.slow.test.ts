@@ -290,3 +290,113 @@ describe('the staging of a run’s changes', () => {
     }
   });
 });
+
+describe('a file written as it is made (`open`)', () => {
+  const stagingTrees = (root: string) => readdirSync(root).filter((name) => name.startsWith('out.toolsmith-new-'));
+  const original = 'head,part-one,part-two,tail\n';
+  /** An output holding `m.json` as `original`, and a staging of it. */
+  const setUp = (root: string, options: { compareOnly?: boolean } = {}) => {
+    const out = path.join(root, 'out');
+    writeAll(out, [{ path: 'm.json', content: original, kind: 'generated' }]);
+    return { out, staging: stageOutput(out, options) };
+  };
+  /** Writes `pieces` to `m.json` through `open`, then closes it. */
+  const writePieces = (staging: ReturnType<typeof stageOutput>, pieces: string[], relPath = 'm.json') => {
+    const writer = staging.open(relPath);
+    for (const piece of pieces) writer.write(Buffer.from(piece));
+    writer.close();
+  };
+
+  it('with the same bytes in other pieces, counts the file the same and creates nothing', () => {
+    const project = createTempProject();
+    try {
+      const { staging } = setUp(project.root);
+      writePieces(staging, ['he', 'ad,part-one,', 'part-two', ',tail\n']);
+      expect(stagingTrees(project.root)).toEqual([]);
+      expect(staging.commit()).toMatchObject({ replaced: false, diff: { same: ['m.json'], stale: [], missing: [] } });
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('stages from the first difference: the equal bytes copied, then every piece; the output untouched until the commit', () => {
+    const project = createTempProject();
+    try {
+      const { out, staging } = setUp(project.root);
+      const writer = staging.open('m.json');
+      writer.write(Buffer.from('head,'));
+      writer.write(Buffer.from('part-one,'));
+      expect(stagingTrees(project.root)).toEqual([]);
+      writer.write(Buffer.from('part-ONE-é,'));
+      const [tree] = stagingTrees(project.root);
+      expect(project.snapshot(tree!)).toEqual({ 'm.json': 'head,part-one,part-ONE-é,' });
+      writer.write(Buffer.from('tail\n'));
+      writer.close();
+      expect(readFileSync(path.join(out, 'm.json'), 'utf8')).toBe(original);
+      expect(staging.commit()).toMatchObject({ replaced: true, diff: { stale: ['m.json'], same: [] } });
+      expect(project.snapshot('out')).toEqual({ 'm.json': 'head,part-one,part-ONE-é,tail\n' });
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('counts a file that is the output’s with bytes cut off or added as stale, with exactly its bytes', () => {
+    const project = createTempProject();
+    try {
+      for (const content of [original.slice(0, 14), `${original}more\n`, '']) {
+        const { out, staging } = setUp(project.root);
+        writePieces(staging, [content.slice(0, 5), content.slice(5)]);
+        expect(staging.commit().diff, JSON.stringify(content)).toMatchObject({ stale: ['m.json'], same: [] });
+        expect(readFileSync(path.join(out, 'm.json'), 'utf8')).toBe(content);
+      }
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it('counts a file the output lacks as missing and writes it; under compareOnly writes nothing at all', () => {
+    const project = createTempProject();
+    try {
+      const { out, staging } = setUp(project.root);
+      writePieces(staging, [original], 'm.json');
+      writePieces(staging, ['new ', 'file\n'], 'sub/new.json');
+      expect(staging.commit()).toMatchObject({ diff: { same: ['m.json'], missing: ['sub/new.json'] } });
+      expect(readFileSync(path.join(out, 'sub/new.json'), 'utf8')).toBe('new file\n');
+
+      const check = stageOutput(out, { compareOnly: true });
+      writePieces(check, ['head,part-one,', 'changed\n'], 'm.json');
+      writePieces(check, ['other\n'], 'sub/new.json');
+      writePieces(check, ['absent\n'], 'absent.json');
+      expect(stagingTrees(project.root)).toEqual([]);
+      expect(check.commit()).toMatchObject({
+        replaced: false,
+        diff: { stale: ['m.json', 'sub/new.json'], missing: ['absent.json'], same: [] },
+      });
+      expect(project.snapshot('out')).toEqual({ 'm.json': original, 'sub/new.json': 'new file\n' });
+    } finally {
+      project.dispose();
+    }
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))(
+    'discarded with files still open, closes them and leaves the output as it was',
+    () => {
+      const project = createTempProject();
+      try {
+        const { staging } = setUp(project.root);
+        const openFiles = () => readdirSync('/proc/self/fd').length;
+        const before = openFiles();
+        // One still compared with the output's file, one staged from its first difference.
+        staging.open('m.json').write(Buffer.from('head,'));
+        staging.open('other.json').write(Buffer.from('x'));
+        expect(openFiles()).toBe(before + 2);
+        staging.discard();
+        expect(openFiles()).toBe(before);
+        expect(stagingTrees(project.root)).toEqual([]);
+        expect(project.snapshot('out')).toEqual({ 'm.json': original });
+      } finally {
+        project.dispose();
+      }
+    },
+  );
+});

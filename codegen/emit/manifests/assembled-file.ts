@@ -4,7 +4,7 @@
  * files the manifests are given as.
  */
 import { compareStrings } from '../../../src/manifest-targets/build.js';
-import type { FileSegments, GeneratedFile } from '../../model.js';
+import type { FileSegments, FileWriter, GeneratedFile } from '../../model.js';
 
 /**
  * Takes items named `names` in any order and hands each to `deliver` in name order, as soon as
@@ -41,24 +41,29 @@ export class InNameOrder<T> {
   }
 }
 
+/** How an assembled file gets its writer, at its first bytes: the run's output (`EmitOutput.open`), or memory. */
+export type OpenFile = (path: string) => FileWriter;
+
 /**
- * One file being assembled in memory: a head, the tools' entries joined by a separator, a tail, as
- * pieces of bytes; each entry's byte range is recorded (`segments`) for a later run's splice.
+ * One file being assembled: a head, the tools' entries joined by a separator, a tail, each piece
+ * handed as bytes to the writer `open` gives at the first of them (the run's output, or memory); each
+ * entry's byte range is recorded (`segments`) for a later run's splice.
  */
 export class AssembledFile {
   readonly segments: FileSegments = { tools: [], ranges: [] };
-  private readonly chunks: Buffer[] = [];
+  private writer: FileWriter | undefined;
   private offset = 0;
 
   constructor(
     readonly path: string,
     /** `empty`: the whole file when no entry was written (without it, such a file is its tail alone). */
     readonly layout: { head: string; separator: string; tail: string; empty?: string },
+    private readonly open: OpenFile,
   ) {}
 
   /** Whether an entry was written. */
   get opened(): boolean {
-    return this.chunks.length > 0;
+    return this.writer !== undefined;
   }
 
   append(tool: string, text: string): void {
@@ -69,18 +74,23 @@ export class AssembledFile {
     this.segments.ranges.push(start, this.offset);
   }
 
-  /** The file, with its tail (`tail`, else its layout's); with no entry written, its layout's `empty` where it has one. */
-  close(tail = this.layout.tail): GeneratedFile {
-    if (!this.opened && this.layout.empty !== undefined) return textFile(this.path, this.layout.empty);
-    this.write(tail);
-    return chunksFile(this.path, this.chunks);
+  /** Ends the file with its tail (`tail`, else its layout's); with no entry written, it is its layout's `empty` where it has one. */
+  close(tail = this.layout.tail): void {
+    this.write(!this.opened && this.layout.empty !== undefined ? this.layout.empty : tail);
+    this.writer!.close();
   }
 
   private write(text: string): void {
     const bytes = Buffer.from(text, 'utf8');
-    this.chunks.push(bytes);
+    (this.writer ??= this.open(this.path)).write(bytes);
     this.offset += bytes.length;
   }
+}
+
+/** A writer that keeps the file `path` in memory: once closed, `keep` gets it as pieces of bytes. */
+export function memoryWriter(path: string, keep: (file: GeneratedFile) => void): FileWriter {
+  const chunks: Buffer[] = [];
+  return { write: (bytes) => void chunks.push(bytes), close: () => keep(chunksFile(path, chunks)) };
 }
 
 /** A generated file given as pieces of bytes (assembled or spliced); its text is decoded only if asked for. */

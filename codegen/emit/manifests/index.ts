@@ -6,10 +6,10 @@
 import type { EmitContext, FileSegments, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
 import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { markdownBanner } from '../banner.js';
-import { AssembledFile, InNameOrder } from './assembled-file.js';
+import { AssembledFile, InNameOrder, memoryWriter, type OpenFile } from './assembled-file.js';
 import { withNameCollisions } from './host-report.js';
 import { LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
-import { addNamespaced } from './namespaced.js';
+import { addNamespaced, namespacedSource } from './namespaced.js';
 import { planManifests, toolManifests } from './part.js';
 import { dictionary } from '../../dictionary.js';
 import { spliceFiles, spliceParts, type PreviousManifests, type SpliceInput } from './splice.js';
@@ -18,7 +18,7 @@ import { typedModule } from './typed-module.js';
 import type { LossesByTarget, ManifestEmission, ManifestOptions, TokenReport, ToolManifests } from './types.js';
 
 export type { LossReport, ManifestEmission, ManifestOptions, TokenReport, ToolManifests } from './types.js';
-export { AssembledFile, InNameOrder } from './assembled-file.js';
+export { AssembledFile, InNameOrder, memoryWriter, type OpenFile } from './assembled-file.js';
 export { TOKEN_REPORT_PATH, tokenTotalRows } from './token-report.js';
 export { withNameCollisions } from './host-report.js';
 export { toolManifests } from './part.js';
@@ -28,29 +28,41 @@ export type { PreviousManifests } from './splice.js';
  * The assembler of the manifests of `tools` (every tool of the project, any order): the target files
  * and the two loss reports, from the tools' parts (`toolManifests`), given in any order. Each part is
  * laid out as bytes as soon as every tool before it (in name order) is in, so what waits as text is the
- * parts that arrived early; `finish` once every tool's part is in. Given the last run's files
- * (`previous`), it holds the parts and splices them into those files at `finish` (`spliceParts`),
- * assembling only when they do not fit; either way one closing step writes the tails, the typed
- * modules and the reports.
+ * parts that arrived early; `finish` once every tool's part is in. Given the run's `output`, an
+ * assembled file goes there as its bytes are made (`written`), else it is kept in memory (`files`).
+ * Given the last run's files (`previous`), it holds the parts and splices them into those files at
+ * `finish` (`spliceParts`), assembling only when they do not fit; either way one closing step writes
+ * the tails, the typed modules and the reports.
  */
 export function createManifestAssembler(
   tools: readonly ToolModel[],
   ctx: EmitContext,
   options: ManifestOptions = {},
-  previous?: PreviousManifests,
+  run: { previous?: PreviousManifests | undefined; output?: { open: OpenFile } } = {},
 ) {
+  const { previous, output } = run;
   const names = tools.map((tool) => tool.name).sort(compareStrings);
   const plan = planManifests(tools, options);
   const emission: ManifestEmission = {
     files: [],
+    written: [],
     problems: [],
     warnings: [],
     losses: dictionary(),
     unavailable: dictionary(),
   };
   const targets = plan.files.map((file) => file.target);
+  // The assembled files kept in memory, by path: every one without an output; with it, the one a namespaced file is made from.
+  const kept = new Map<string, GeneratedFile>();
+  const open: OpenFile = (path) => {
+    if (output === undefined || path === namespacedSource(options))
+      return memoryWriter(path, (file) => kept.set(path, file));
+    emission.written.push(path);
+    return output.open(path);
+  };
+  const assemble = (path: string, layout: AssembledFile['layout']) => new AssembledFile(path, layout, open);
   // One per enabled target, in the targets' order (the tail is known at `finish`: whether a listed tool is deferred).
-  const targetFiles = plan.files.map((file) => new AssembledFile(file.path, { ...file.layout, empty: file.empty }));
+  const targetFiles = plan.files.map((file) => assemble(file.path, { ...file.layout, empty: file.empty }));
   const { json, markdown } = LOSS_REPORT_LAYOUT;
   const markdownHead = markdown.head(markdownBanner('the tool definitions', ctx).trimEnd());
   // With no tool the reports are still written: an empty object, and the Markdown's introduction alone.
@@ -58,8 +70,8 @@ export function createManifestAssembler(
     targets.length === 0
       ? []
       : [
-          new AssembledFile(json.path, { ...json, head: json.head(), empty: '{}\n' }),
-          new AssembledFile(markdown.path, { ...markdown, head: markdownHead, empty: `${markdownHead.trimEnd()}\n` }),
+          assemble(json.path, { ...json, head: json.head(), empty: '{}\n' }),
+          assemble(markdown.path, { ...markdown, head: markdownHead, empty: `${markdownHead.trimEnd()}\n` }),
         ];
   // Each tool's entries without indentation, as bytes (off the heap) until `finish` counts them.
   const compact = new Map<string, Buffer>();
@@ -98,7 +110,7 @@ export function createManifestAssembler(
     reuse(tool: ToolModel): void {
       reused.push(tool);
     },
-    /** Writes the tails, the typed modules and the reports; the emission, its files as pieces of bytes. */
+    /** Writes the tails, the typed modules and the reports; the emission, its files in memory as pieces of bytes. */
     finish(): ManifestEmission {
       // The fresh parts spliced into the last run's files, or else every tool's part assembled.
       const fresh = held.map(([part]) => part);
@@ -112,10 +124,11 @@ export function createManifestAssembler(
           : undefined;
       const tails = tailsOf(spliced, tokens?.report);
       const written = spliced ? spliceFiles(spliced, tails) : assembledFiles(tails);
-      // Each target's file followed by its typed module, then the loss reports, the token report and the namespaced file.
+      // Each target's file (when in memory) followed by its typed module, then the loss reports, the token report and the namespaced file.
+      const inMemory = (...paths: string[]) => paths.flatMap((path) => written.files.get(path) ?? []);
       for (const file of plan.files)
-        emission.files.push(written.files.get(file.path)!, typedModule(file.target, ctx, file.searches));
-      emission.files.push(...[json.path, markdown.path].flatMap((path) => written.files.get(path) ?? []));
+        emission.files.push(...inMemory(file.path), typedModule(file.target, ctx, file.searches));
+      emission.files.push(...inMemory(json.path, markdown.path));
       if (written.segments !== undefined) emission.segments = written.segments;
       if (tokens !== undefined) {
         emission.tokens = tokens.report;
@@ -155,15 +168,14 @@ export function createManifestAssembler(
     return tails;
   }
 
-  /** The assembled files by path (each closed with its tail, or its empty content when it lists no tool) and their ranges. */
+  /** The assembled files kept in memory by path (each closed with its tail, or its empty content when it lists no tool) and every file's ranges. */
   function assembledFiles(tails: ReadonlyMap<string, string>) {
-    const files = new Map<string, GeneratedFile>();
     const segments: Record<string, FileSegments> = {};
     for (const file of [...targetFiles, ...reportFiles]) {
-      files.set(file.path, file.close(tails.get(file.path)));
+      file.close(tails.get(file.path));
       segments[file.path] = file.segments;
     }
-    return { files, ...(names.length > 0 ? { segments } : {}) };
+    return { files: kept, ...(names.length > 0 ? { segments } : {}) };
   }
 }
 

@@ -13,6 +13,11 @@ import { textFile } from './assembled-file.js';
 /** Where the namespaced Responses manifest goes (`deferLoading.namespaces`). */
 const NAMESPACED_RESPONSES_PATH = 'manifests/openai-responses-namespaced.json';
 
+/** The path of the flat Responses manifest when the run makes a namespaced one of it (`deferLoading.namespaces`). */
+export function namespacedSource(options: ManifestOptions): string | undefined {
+  return options.deferLoading?.namespaces === true ? MANIFEST_TARGET_TABLE['openai-responses'].file : undefined;
+}
+
 /**
  * Adds to `emission` the namespaced Responses manifest when the run writes one (`deferLoading.namespaces`
  * with the openai-responses target), made from the entries of the flat one (`namespacedResponsesTools`)
@@ -23,8 +28,9 @@ export function addNamespaced(
   tools: readonly Pick<ToolModel, 'name' | 'category'>[],
   options: ManifestOptions,
 ): void {
-  const flat = emission.files.find((file) => file.path === MANIFEST_TARGET_TABLE['openai-responses'].file);
-  if (options.deferLoading?.namespaces !== true || flat === undefined) return;
+  const source = namespacedSource(options);
+  const flat = emission.files.find((file) => file.path === source);
+  if (flat === undefined) return;
   const categories = new Map(tools.map((tool) => [tool.name, tool.category]));
   const { content, oversized } = namespacedResponsesTools(JSON.parse(flat.content), (tool) => categories.get(tool));
   const text = `${JSON.stringify(content, null, 2)}\n`;

@@ -35,7 +35,10 @@ export interface ManifestOptions extends Omit<ConfigManifests, 'targets' | 'toke
 
 /** What `emitManifests` returns: the files, the problems that make generate fail, and the losses (for docs). */
 export interface ManifestEmission {
+  /** The files made in memory. */
   files: GeneratedFile[];
+  /** The files assembled straight into the run's output (`createManifestAssembler`'s `output`), by path. */
+  written: string[];
   /** Errors: a tool a target cannot take under the `error` policy. */
   problems: Problem[];
   /** Warnings (`severity: 'warning'`): a tool left out of a target under the `omit` policy; they do not stop generate. */
