@@ -297,10 +297,9 @@ export async function startHttpServer(
     httpServer.closeAllConnections();
     await once(httpServer, 'close');
     // Tasks still running here get the drain's deadline too, then are marked failed with the reason.
-    if (options.taskStore !== undefined)
-      await options.taskStore
-        .drain({ deadlineMs: drainTimeoutMs, reason: reason === 'closed' ? 'the server closed' : reason })
-        .catch(report);
+    await options.taskStore
+      ?.drain({ deadlineMs: drainTimeoutMs, reason: reason === 'closed' ? 'the server closed' : reason })
+      .catch(report);
     const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
     return { reason, completed: pending.length - late.length, abandoned: late.length, shutdown };
   });
