@@ -140,6 +140,21 @@ export function typeHomes(project: Pick<ProjectModel, 'shared'>): Map<string, st
   return homes;
 }
 
+/**
+ * The shared schema a bundled definition of `origin` copies, and the pointer of its type in that file
+ * (`` for the file's root, `/definitions/X`); undefined for a tool's own definition.
+ */
+export function sharedTypeOf(
+  origin: ToolModel['definitionOrigins'][string] | undefined,
+  shared: Iterable<SharedSchemaModel>,
+): { model: SharedSchemaModel; pointer: string } | undefined {
+  if (origin?.kind !== 'shared') return undefined;
+  for (const model of shared)
+    for (const [pointer, typeName] of Object.entries(model.typeNames))
+      if (model.module === origin.module && typeName === origin.typeName) return { model, pointer: pointer.slice(1) };
+  return undefined;
+}
+
 /** One file an emitter produces: a path and its content (text, or bytes). `stub` files are written only when absent. */
 export interface GeneratedFile {
   /** Relative to the output root (`generated`) or, for stubs, to the stubs root. */

@@ -76,6 +76,11 @@ export function describeThrown(error: unknown, max: number = 1000): string {
   }
 }
 
+/** A thrown value as an `Error`: itself when it is one, else an `Error` saying what it is (`describeThrown`). */
+export function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(describeThrown(error));
+}
+
 /** An `Error`'s message (else its name), anything else as `String()` makes it; throws what `String()` throws. */
 function readDescription(error: unknown): string {
   try {

@@ -75,11 +75,11 @@ export { AJV_OPTIONS } from './schema/ajv-options.js';
 export {
   SchemaValidator,
   compileSchema,
-  copyJsonValue,
   toValidationIssues,
   type SchemaValidatorSource,
   type ValidationOutcome,
 } from './schema/validation.js';
+export { copyJsonValue } from './schema/walk.js';
 
 // Runtime.
 export { ToolRegistry } from './registry.js';

@@ -48,8 +48,8 @@ export interface LazyToolSet<TEntry extends readonly [string, ...unknown[]] = re
   metadata(entry: TEntry): Omit<LazyToolMetadata, 'name'>;
   /** Imports and constructs the tool; called on its first call. */
   load(entry: TEntry): Promise<ITool>;
-  /** The tool's schemas; called the first time one is read. */
-  schemas(entry: TEntry): LazyToolSchemas;
+  /** The tool's schemas; called the first time one is read, with the metadata `metadata` answered. */
+  schemas(entry: TEntry, metadata: Omit<LazyToolMetadata, 'name'>): LazyToolSchemas;
 }
 
 /** An `ITool` that stands for a tool not loaded yet. */
@@ -75,15 +75,14 @@ export function defineLazyTool<TInput extends Record<string, any> = any, TOutput
   load: () => Promise<ITool<TInput, TOutput>>,
   schemas?: () => LazyToolSchemas,
 ): LazyTool<TInput, TOutput> {
-  const resolve = () =>
-    typeof (metadata as LazyToolSource).metadata === 'function'
-      ? (metadata as LazyToolSource).metadata()
-      : (metadata as LazyToolMetadata);
   const single: LazyToolSet<readonly [string]> = {
-    metadata: resolve,
+    metadata: () =>
+      typeof (metadata as LazyToolSource).metadata === 'function'
+        ? (metadata as LazyToolSource).metadata()
+        : (metadata as LazyToolMetadata),
     load: load as () => Promise<ITool>,
-    schemas: () => {
-      const read = schemas ?? resolve().schemas;
+    schemas: (_entry, known) => {
+      const read = schemas ?? known.schemas;
       if (read === undefined)
         throw new ToolsmithError(
           'INVALID_TOOL',
@@ -227,8 +226,9 @@ class LazyToolStandIn<TInput extends Record<string, any>, TOutput> implements La
   }
 
   #readSchemas(): LazyToolSchemas {
-    const { inputSchema, outputSchema } = this.#meta();
+    const metadata = this.#meta();
+    const { inputSchema, outputSchema } = metadata;
     return (this.#state!.schemas ??=
-      inputSchema === undefined ? this.#set.schemas(this.#entry) : { inputSchema, outputSchema });
+      inputSchema === undefined ? this.#set.schemas(this.#entry, metadata) : { inputSchema, outputSchema });
   }
 }

@@ -66,11 +66,6 @@ export interface StubsReport {
 /** The parts of a tool's names (naming.ts) that its generated modules do not export: the rest are its roles. */
 const NOT_EXPORTED: ReadonlySet<string> = new Set(['pascal', 'camel', 'kebab', 'impl']);
 
-/** The names a tool's generated modules export, by role. */
-function exportedNames(tool: ToolModel): [keyof ToolNames, string][] {
-  return (Object.entries(tool.names) as [keyof ToolNames, string][]).filter(([role]) => !NOT_EXPORTED.has(role));
-}
-
 /** `import { a, type b, c as d } from '...'` (named imports only: generated modules have no default export). */
 const NAMED_IMPORT = /\bimport\s+(?:type\s+)?\{([^}]*)\}\s*from\s*(['"])([^'"\n]+)\2/g;
 
@@ -124,6 +119,7 @@ export async function updateStubs(
     if (place.to !== file) {
       unlinkSync(path.join(stubsDir, file));
       texts.delete(file);
+      record.created.delete(file);
     }
     // No longer the scaffold, and checked again if the loop has yet to reach it (it then matches).
     record.created.delete(place.to);
@@ -192,7 +188,8 @@ function indexOutput(project: Pick<ProjectModel, 'tools' | 'shared'>): OutputInd
   for (const tool of project.tools) {
     index.tools.set(tool.names.kebab, tool);
     index.byDefinition.set(tool.source.relPath, tool);
-    for (const [role, name] of exportedNames(tool)) index.names.set(name, { tool: tool.source.relPath, role });
+    for (const [role, name] of Object.entries(tool.names) as [keyof ToolNames, string][])
+      if (!NOT_EXPORTED.has(role)) index.names.set(name, { tool: tool.source.relPath, role });
   }
   for (const shared of project.shared) {
     for (const type of shared.types) {
@@ -214,12 +211,10 @@ function indexOutput(project: Pick<ProjectModel, 'tools' | 'shared'>): OutputInd
  */
 function exists(imported: GeneratedImport, name: string, output: OutputIndex): boolean {
   const tool = output.tools.get(imported.stem);
-  if (tool !== undefined)
-    return (
-      exportedNames(tool).some(([, exported]) => exported === name) ||
-      (imported.kind === 'types' && name.startsWith(tool.names.pascal))
-    );
-  return imported.kind === 'types' && output.typeHomes.get(name) === imported.stem;
+  if (tool === undefined) return imported.kind === 'types' && output.typeHomes.get(name) === imported.stem;
+  const meaning = output.names.get(name);
+  const exported = meaning !== undefined && 'tool' in meaning && meaning.tool === tool.source.relPath;
+  return exported || (imported.kind === 'types' && name.startsWith(tool.names.pascal));
 }
 
 /** What a recorded meaning is called now, and the stem of the module declaring it; undefined when nothing is that. */

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { toPosix } from '../load.js';
-import type { EmitContext } from '../model.js';
-import { GENERATOR_VERSION } from '../model.js';
+import { GENERATOR_VERSION, type EmitContext } from '../model.js';
 import { CONFIG_SCHEMA } from './config-schema.js';
 import type { ToolsmithConfig } from './generated/config-type.js';
 

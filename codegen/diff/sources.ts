@@ -5,7 +5,7 @@ import type { JSONSchema7 } from 'json-schema';
 import type { McpToolAnnotations } from '../../src/mcp/tool.js';
 import { fileProblem, loadDefinitions, parseSource, problemAt, scanSchemasFolder, toPosix } from '../load.js';
 import type { LoadedFiles, SourceFile } from '../load.js';
-import type { Problem, ProjectModel, ToolModel } from '../model.js';
+import { sharedTypeOf, type Problem, type ProjectModel, type ToolModel } from '../model.js';
 import { normalize, ruleEnvironment, type NormalizeHooks } from '../normalize.js';
 import type { RuleEnvironment } from '../rules/rule.js';
 import { compareStrings } from '../../src/manifest-targets/build.js';
@@ -185,12 +185,9 @@ function reusedModels(loaded: LoadedFiles, reuse: LoadedSide | undefined): Norma
 function definitionTool(tool: ToolModel, project: ProjectModel, sources: ReadonlyMap<string, SourceFile>): DiffTool {
   const shared = new Map<string, SharedOrigin>();
   for (const [key, origin] of Object.entries(tool.definitionOrigins)) {
-    if (origin.kind !== 'shared') continue;
-    const model = project.shared.find((s) => s.module === origin.module);
-    const file = model && sources.get(model.relPath);
-    if (model === undefined || file === undefined) continue;
-    const at = Object.keys(model.typeNames).find((k) => model.typeNames[k] === origin.typeName) ?? '#';
-    shared.set(key, { pointer: at.slice(1), source: file });
+    const type = sharedTypeOf(origin, project.shared);
+    // Every shared file of the side was loaded: `sources` has it.
+    if (type !== undefined) shared.set(key, { pointer: type.pointer, source: sources.get(type.model.relPath)! });
   }
   const read = (schema: JSONSchema7) => (schemaDialect(schema) === '2020-12' ? asDraft07(schema) : schema);
   // The model's own fields (name, description, side effects, hints, …) as they are; the rest as MCP lists them.

@@ -40,8 +40,7 @@ let fingerprint: string | undefined;
  * reuses output of the old one, even under the same version number.
  */
 function generatorFingerprint(): string {
-  fingerprint ??= codeFingerprint(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
-  return fingerprint;
+  return (fingerprint ??= codeFingerprint(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')));
 }
 
 /**

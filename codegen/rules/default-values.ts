@@ -4,6 +4,7 @@ import { prepareValidatorSchema, withoutDefaults } from '../../src/schema/defaul
 import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import { ownValue } from '../dictionary.js';
+import { sharedTypeOf } from '../model.js';
 import { formatPointer, parsePointer } from '../../src/schema/json-pointer.js';
 import type { BundledSchema, Rule, ToolSubject } from './rule.js';
 
@@ -75,9 +76,8 @@ function checkDefaults(
 function placeOf(subject: ToolSubject, bundle: BundledSchema, rootPointer: string, at: string): [SourceFile, string] {
   const [container, key, ...rest] = parsePointer(at.slice(rootPointer.length));
   const origin = container === 'definitions' && key !== undefined ? ownValue(bundle.origins, key) : undefined;
-  if (origin?.kind === 'shared')
-    for (const { source, model } of subject.shared.values())
-      for (const [typePointer, typeName] of Object.entries(model.typeNames))
-        if (typeName === origin.typeName) return [source, `${typePointer.slice(1)}${formatPointer(rest)}`];
-  return [subject.source, at];
+  const models = [...subject.shared.values()].map((entry) => entry.model);
+  const type = sharedTypeOf(origin, models);
+  if (type === undefined) return [subject.source, at];
+  return [subject.shared.get(type.model.relPath)!.source, `${type.pointer}${formatPointer(rest)}`];
 }

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import { compileToolSchema, type SchemaRejection } from '../ajv.js';
 import type { ToolExample } from '../model.js';
-import { cloneJson, isObject } from '../../src/schema/walk.js';
+import { copyJsonValue, isObject } from '../../src/schema/walk.js';
 import type { Rule, ToolSubject } from './rule.js';
 
 /**
@@ -64,7 +64,7 @@ export function exampleRejections(
 }
 
 function checkExample(validate: ValidateFunction, value: unknown, pointer: string, what: string): SchemaRejection[] {
-  if (validate(cloneJson(value))) return [];
+  if (validate(copyJsonValue(value))) return [];
   return (validate.errors ?? []).map((error) => {
     const detail =
       error.keyword === 'required'

@@ -12,7 +12,7 @@ import {
   parsePointer,
   valueAt,
 } from '../../src/schema/json-pointer.js';
-import { cloneJson, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
+import { copyJsonValue, isObject, mapSchema, setOwn } from '../../src/schema/walk.js';
 import type { BundledSchema, Rule, SchemaField, SharedEntry, ToolSubject } from './rule.js';
 
 /**
@@ -156,7 +156,7 @@ export class RefBundler {
     const target = this.#resolve(node.$ref, home);
     if (target === undefined) return undefined;
     if (typeof target !== 'string') this.diagnostics.error(home.source, `${at}/$ref`, target.message, target.hint);
-    const out = cloneJson(node);
+    const out = copyJsonValue(node);
     if (typeof target === 'string') out.$ref = target;
     else delete out.$ref;
     return out;

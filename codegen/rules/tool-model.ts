@@ -3,7 +3,7 @@ import type { JSONSchema7 } from 'json-schema';
 import { compareStrings } from '../../src/manifest-targets/build.js';
 import { type DeclaredError, GENERATOR_VERSION, type ToolExample, type ToolModel } from '../model.js';
 import { toDisplayName } from '../naming.js';
-import { cloneJson, sortKeysDeep } from '../../src/schema/walk.js';
+import { copyJsonValue, sortKeysDeep } from '../../src/schema/walk.js';
 import type { ToolSubject } from './rule.js';
 
 /**
@@ -51,14 +51,14 @@ export function assembleToolModel(subject: ToolSubject, hash: string): ToolModel
     requiredCapabilities: [...(definition.requiredCapabilities ?? [])],
     inputSchema: input.bundled,
     definitionOrigins: { ...input.origins, ...(output?.origins ?? {}) },
-    examples: ((definition.examples ?? []) as ToolExample[]).map((example) => cloneJson(example)),
+    examples: ((definition.examples ?? []) as ToolExample[]).map((example) => copyJsonValue(example)),
     source: { file: source.file, relPath: source.relPath },
     names,
     sharedRefs: [...subject.sharedUsed].sort(),
     hash,
   };
   for (const field of COPIED_FIELDS)
-    if (definition[field] !== undefined) Object.assign(model, { [field]: cloneJson(definition[field]) });
+    if (definition[field] !== undefined) Object.assign(model, { [field]: copyJsonValue(definition[field]) });
   if (output) model.outputSchema = output.bundled;
   if (subject.validatorOmits !== undefined) model.validatorOmits = subject.validatorOmits;
   if (definition.errors !== undefined) model.errors = declaredErrors(definition.errors);
@@ -78,7 +78,7 @@ function declaredErrors(
     .map((code) => {
       const { description, data, retryable } = errors[code]!;
       const declared: DeclaredError = { code, description };
-      if (data !== undefined) declared.data = cloneJson(data) as JSONSchema7;
+      if (data !== undefined) declared.data = copyJsonValue(data) as JSONSchema7;
       if (retryable === true) declared.retryable = true;
       return declared;
     });

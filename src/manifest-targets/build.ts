@@ -9,7 +9,7 @@
  */
 import { formatPointer } from '../schema/json-pointer.js';
 import { codeSpan } from '../text/markdown-text.js';
-import { cloneJson, isObject, mapSubschemas, type SchemaNode, setOwn } from '../schema/walk.js';
+import { copyJsonValue, isObject, mapSubschemas, type SchemaNode, setOwn } from '../schema/walk.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
 import { appendDescription, carriedText, notToldOf } from '../schema/keyword-sentences.js';
 import type { ToolAnnotations } from '../tool-description.js';
@@ -181,7 +181,7 @@ export class LossRecorder {
         : action === 'dropped'
           ? `${where} dropped for ${this.target}: ${consequence}`
           : `${where} rewritten for ${this.target} ${consequence}`;
-    const entry: LossEntry = { pointer, keyword, action, value: cloneJson(value), message };
+    const entry: LossEntry = { pointer, keyword, action, value: copyJsonValue(value), message };
     this.entries.push(carried === undefined ? entry : { ...entry, carried });
   }
 }
@@ -281,7 +281,7 @@ export function rewriteKeywords<TState extends RewriteState>(table: KeywordTable
     const rule = table.rules.get(key);
     if (table.skipped.has(key)) continue;
     if (rule !== undefined) rule(value, state);
-    else if (table.kept.has(key)) setOwn(state.out, key, cloneJson(value));
+    else if (table.kept.has(key)) setOwn(state.out, key, copyJsonValue(value));
     else if (table.walked.has(key)) setOwn(state.out, key, rewriteSubschemas(key, value, state));
     else state.recorder.dropped(state.pointer, key, value);
   }

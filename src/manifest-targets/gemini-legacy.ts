@@ -1,6 +1,6 @@
 import { parseLocalRef, resolveLocalRef } from '../schema/json-pointer.js';
 import { DEFINITION_CONTAINERS, TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { cloneJson, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
+import { copyJsonValue, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
@@ -142,7 +142,7 @@ const GEMINI_LEGACY_KEYWORDS: KeywordTable<GeminiState> = {
       'enum',
       (value, { pointer, recorder, out }) => {
         if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
-          setOwn(out, 'enum', cloneJson(value));
+          setOwn(out, 'enum', copyJsonValue(value));
         else recorder.dropped(pointer, 'enum', value, 'Gemini enums hold strings only');
       },
     ],

@@ -1,6 +1,6 @@
 import { toJsonSchema2020 } from '../schema/json-schema-2020.js';
 import { TOOLING_KEYWORDS } from '../schema/keywords.js';
-import { cloneJson, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
+import { copyJsonValue, isObject, type SchemaNode, setOwn } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
@@ -41,7 +41,7 @@ const GEMINI_KEYWORDS: KeywordTable<RewriteState> = {
   skipped: new Set([...TOOLING_KEYWORDS].filter((keyword) => keyword !== '$id')),
   rules: new Map<string, KeywordRule>([
     ['oneOf', oneOfAsAnyOf],
-    ['const', (value, { out }) => setOwn(out, 'enum', [cloneJson(value)])],
+    ['const', (value, { out }) => setOwn(out, 'enum', [copyJsonValue(value)])],
     ['format', keepFormats(FORMATS)],
   ]),
   walked: new Set(['properties', 'definitions', '$defs', 'items', 'additionalItems', 'additionalProperties', 'anyOf']),

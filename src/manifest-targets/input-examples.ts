@@ -4,7 +4,7 @@
  * still shows the model the widest spread of calls.
  */
 import { escapePointerSegment } from '../schema/json-pointer.js';
-import { cloneJson, isObject } from '../schema/walk.js';
+import { copyJsonValue, isObject } from '../schema/walk.js';
 import { appendDescription } from '../schema/keyword-sentences.js';
 import type { ManifestTool } from './build.js';
 
@@ -57,7 +57,7 @@ export function selectInputExamples(examples: ManifestTool['examples'], limit: n
     for (const candidate of candidates)
       candidate.nearest = Math.min(candidate.nearest, distance(candidate.leaves, best.leaves));
   }
-  return chosen.map((candidate) => cloneJson(candidate.input));
+  return chosen.map((candidate) => copyJsonValue(candidate.input));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { cloneJson, type SchemaNode } from '../schema/walk.js';
+import { copyJsonValue, type SchemaNode } from '../schema/walk.js';
 import {
   buildPerTool,
   checkTool,
@@ -43,7 +43,7 @@ export interface OpenAiTool {
 /** The parameters of a non-strict function: the whole JSON Schema, only the root rules applied. */
 function looseParameters(tool: ManifestTool, recorder: LossRecorder): SchemaNode {
   checkTool(tool, recorder.target, OPENAI_NAMES);
-  const root = prepareRoot(cloneJson(tool.inputSchema as SchemaNode), recorder, OPENAI_FORBIDDEN_AT_ROOT);
+  const root = prepareRoot(copyJsonValue(tool.inputSchema as SchemaNode), recorder, OPENAI_FORBIDDEN_AT_ROOT);
   return recorder.describeInto('/inputSchema', root);
 }
 
@@ -81,7 +81,8 @@ export function responsesEntry(tool: ManifestTool, parameters: SchemaNode, stric
     parameters,
     strict,
   };
-  if (tool.outputSchema !== undefined) entry.output_schema = cloneJson(tool.outputSchema as Record<string, unknown>);
+  if (tool.outputSchema !== undefined)
+    entry.output_schema = copyJsonValue(tool.outputSchema as Record<string, unknown>);
   return entry;
 }
 

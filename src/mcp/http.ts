@@ -17,7 +17,7 @@ import {
   type BearerAuth,
   type BearerAuthOptions,
 } from './auth.js';
-import { truncateText } from '../errors.js';
+import { asError, truncateText } from '../errors.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import { raceDeadline } from '../pipeline/settle.js';
 import type { TaskStore } from '../tasks/index.js';
@@ -206,7 +206,7 @@ export async function startHttpServer(
   if (options.requestStateKey !== undefined) requestStates(options.requestStateKey, options.taskStore);
   const onError = options.onError ?? (() => {});
   /** Reports a thrown value (of a request, of the task store's drain) to `onError`. */
-  const report = (error: unknown) => onError(error instanceof Error ? error : new Error(String(error)));
+  const report = (error: unknown) => onError(asError(error));
   const served: Served = {
     ...options,
     orchestrator,
@@ -297,10 +297,9 @@ export async function startHttpServer(
     httpServer.closeAllConnections();
     await once(httpServer, 'close');
     // Tasks still running here get the drain's deadline too, then are marked failed with the reason.
-    if (options.taskStore !== undefined)
-      await options.taskStore
-        .drain({ deadlineMs: drainTimeoutMs, reason: reason === 'closed' ? 'the server closed' : reason })
-        .catch(report);
+    await options.taskStore
+      ?.drain({ deadlineMs: drainTimeoutMs, reason: reason === 'closed' ? 'the server closed' : reason })
+      .catch(report);
     const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
     return { reason, completed: pending.length - late.length, abandoned: late.length, shutdown };
   });

@@ -18,7 +18,7 @@ import {
 import type { CallReporter } from '../caller/call-reporting.js';
 import type { ContentBlock } from '../caller/content.js';
 import type { UserContext } from '../context.js';
-import { describeThrown, truncateText } from '../errors.js';
+import { asError, describeThrown, truncateText } from '../errors.js';
 import { feedbackText, type FeedbackOptions } from '../feedback/render.js';
 import type { ToolOrchestrator } from '../orchestrator.js';
 import type { ToolCallDetails, ToolCallResult } from '../pipeline/types.js';
@@ -367,7 +367,7 @@ class ToolsmithMcpServer extends Server {
  * the tool's name, at the level the client set (`logging/setLevel`; all levels before it sets one).
  */
 function callReporter(ctx: ServerContext, params: CallParams, onError: Server['onerror']): CallReporter {
-  const failed = (error: unknown) => onError?.(error instanceof Error ? error : new Error(String(error)));
+  const failed = (error: unknown) => onError?.(asError(error));
   const reporter: CallReporter = {
     log: (level, data) => void ctx.mcpReq.log(level, data, params.name).catch(failed),
   };

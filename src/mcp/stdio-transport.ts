@@ -7,7 +7,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { describeThrown, truncateText } from '../errors.js';
+import { asError, describeThrown, truncateText } from '../errors.js';
 import { isObject } from '../schema/walk.js';
 import { invalidCallParams, kindOf } from './call-params.js';
 import { WrappingTransport } from './wrapping-transport.js';
@@ -245,8 +245,7 @@ export class StdioJsonRpcTransport implements Transport {
       json = `${JSON.stringify(message)}\n`;
     } catch (error) {
       const id = (message as { id?: unknown }).id;
-      if (!isRequestId(id) || 'method' in message)
-        return Promise.reject(error instanceof Error ? error : new Error(describeThrown(error)));
+      if (!isRequestId(id) || 'method' in message) return Promise.reject(asError(error));
       const reason = `Internal error: the answer could not be serialized (${describeThrown(error, 200)}).`;
       json = `${JSON.stringify(errorResponse(id, ErrorCode.InternalError, reason))}\n`;
     }
@@ -282,7 +281,7 @@ export class GuardedTransport extends WrappingTransport {
       if (problem !== undefined) {
         this.inner
           .send(errorResponse(request.id, ErrorCode.InvalidParams, problem))
-          .catch((error: unknown) => this.onerror?.(new Error(describeThrown(error))));
+          .catch((error: unknown) => this.onerror?.(asError(error)));
         return;
       }
     }

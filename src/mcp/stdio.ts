@@ -1,4 +1,5 @@
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
+import { asError } from '../errors.js';
 import type { ShutdownReport, ToolOrchestrator } from '../orchestrator.js';
 import { createMcpServerFactory, type McpServerOptions } from './server.js';
 import { type MessageInput, StdioJsonRpcTransport, type StdioJsonRpcTransportOptions } from './stdio-transport.js';
@@ -55,7 +56,7 @@ export async function serveStdio(
   for (const [emitter, event, listener] of listeners) emitter.on(event, listener);
   const reason = await stopped;
   // Still listening while the connection closes: a second signal must not kill the process mid-close.
-  await handle.close().catch((error: unknown) => onError(error instanceof Error ? error : new Error(String(error))));
+  await handle.close().catch((error: unknown) => onError(asError(error)));
   for (const [emitter, event, listener] of listeners) emitter.off(event, listener);
   const shutdown = await orchestrator.shutdown({ timeoutMs: options.shutdownTimeoutMs });
   return { reason, shutdown };

@@ -11,7 +11,7 @@ import {
   type TaskStatusNotification,
 } from '@modelcontextprotocol/server';
 import { ElicitationError, type Elicit, type Sample } from '../caller/elicitation.js';
-import { describeThrown } from '../errors.js';
+import { asError, describeThrown } from '../errors.js';
 import type { ToolOrchestrator } from '../orchestrator.js';
 import {
   type CreateTaskInput,
@@ -126,7 +126,7 @@ export async function startTask(
   notify: boolean,
 ): Promise<Record<string, unknown>> {
   const running = await store.create(input);
-  const failed = (error: unknown) => server.onerror?.(error instanceof Error ? error : new Error(String(error)));
+  const failed = (error: unknown) => server.onerror?.(asError(error));
   let ended = false;
   const tell = (outcome: TaskTransition) => {
     if (ended || !outcome.ok) return outcome;

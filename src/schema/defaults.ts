@@ -2,7 +2,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import { parsePointer, valueAt } from './json-pointer.js';
 import { findIgnoredDefaults } from './dialect.js';
 import { ANNOTATION_KEYWORDS, TOOLING_KEYWORDS } from './keywords.js';
-import { cloneJson, isObject, type SchemaNode, walkSchema } from './walk.js';
+import { copyJsonValue, isObject, type SchemaNode, walkSchema } from './walk.js';
 
 /**
  * A `default` that does not validate, without coercion, against the schema that carries it. Ajv
@@ -76,7 +76,7 @@ function checkAlone(ajv: Ajv, root: unknown, entry: { pointer: string; value: un
     } catch {
       return [];
     }
-    if (validate === undefined || validate(cloneJson(entry.value))) return [];
+    if (validate === undefined || validate(copyJsonValue(entry.value))) return [];
     const first = validate.errors?.[0];
     const instancePath = first?.instancePath ?? '';
     const message = first?.message ?? 'is invalid';
@@ -167,7 +167,7 @@ export function fitsPlainly(schema: Record<string, unknown>, value: unknown): bo
  */
 export function withoutDefaults<T>(schema: T, pointers: readonly string[]): T {
   if (pointers.length === 0) return schema;
-  const out = cloneJson(schema) as Record<string, unknown>;
+  const out = copyJsonValue(schema) as Record<string, unknown>;
   for (const pointer of pointers) {
     const node = valueAt(out, parsePointer(pointer));
     if (isObject(node)) delete node.default;

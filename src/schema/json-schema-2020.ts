@@ -141,12 +141,8 @@ function translateIdWithFragment(out: Node, value: string): void {
 
 /** Translated `dependencies` split by kind: name arrays into `dependentRequired`, schemas into `dependentSchemas`. */
 function splitDependencies(out: Node, value: Node): void {
-  for (const name of Object.keys(value)) {
-    const keyword = Array.isArray(value[name]) ? 'dependentRequired' : 'dependentSchemas';
-    const map: Node = isObject(out[keyword]) ? (out[keyword] as Node) : {};
-    setOwn(map, name, value[name]);
-    setOwn(out, keyword, map);
-  }
+  for (const name of Object.keys(value))
+    mergeEntries(out, Array.isArray(value[name]) ? 'dependentRequired' : 'dependentSchemas', { [name]: value[name] });
 }
 
 /**

@@ -3,7 +3,7 @@
  * the provider manifests' builders and the diff's rules speak draft-07.
  */
 import { schemaDialect } from './dialect.js';
-import { cloneJson, isObject, mapSubschemas, mergeEntries, setOwn } from './walk.js';
+import { copyJsonValue, isObject, mapSubschemas, mergeEntries, setOwn } from './walk.js';
 
 /** The keywords whose entries end up in draft-07's `dependencies` (its own, and 2020-12's two halves of it). */
 const DEPENDENCIES = new Set(['dependencies', 'dependentRequired', 'dependentSchemas']);
@@ -34,7 +34,7 @@ export function toDraft07<T extends object>(schema: T): T {
 
 /** The draft-07 form of a schema object, keyword by keyword in source order, its subschemas converted first. */
 function convert(node: unknown, definitions: boolean): unknown {
-  if (!isObject(node)) return cloneJson(node);
+  if (!isObject(node)) return copyJsonValue(node);
   const converted = mapSubschemas(node, '', (child) => convert(child, definitions));
   const out: Record<string, unknown> = {};
   const tuple = Array.isArray(node.prefixItems);

@@ -6,7 +6,7 @@ import { describeThrown, ToolsmithError, truncateText } from '../errors.js';
 import { classifyFormat, lenientStrictLogger, schemaDialect } from './dialect.js';
 import type { SchemaDialect } from './keywords.js';
 import { describeDefaultMismatch, prepareValidatorSchema } from './defaults.js';
-import { isObject, mapValues, schemaEntries, setOwn } from './walk.js';
+import { copyJsonValue, isObject, mapValues, schemaEntries } from './walk.js';
 import { type AjvError, coerceWhereNeeded, type StrictValidate, type ValueCoercion } from './validator-runtime.js';
 
 /** A JSON Schema object as tools carry it (draft-07). */
@@ -34,9 +34,6 @@ export interface ValidateFunction<T = unknown> {
 
 /** Most validation problems reported for one value; the rest are counted, not listed. */
 const MAX_VALIDATION_ISSUES = 100;
-
-/** Deepest nesting `copyJsonValue` accepts (also what stops it on a cyclic object). */
-export const MAX_COPY_DEPTH = 512;
 
 /**
  * Ajv's compiler is loaded on first use only: a process whose tools all carry generated
@@ -167,55 +164,6 @@ export function toValidationIssues(errors: readonly AjvError[] | null | undefine
     issues[index] = issue;
   }
   return issues;
-}
-
-/** Throws `INVALID_REQUEST` when `depth` (of an object or array) is past `MAX_COPY_DEPTH`. */
-function checkDepth(depth: number): void {
-  if (depth > MAX_COPY_DEPTH)
-    throw new ToolsmithError(
-      'INVALID_REQUEST',
-      `Value nests deeper than ${MAX_COPY_DEPTH} levels or contains a cycle.`,
-    );
-}
-
-/**
- * Throws `INVALID_REQUEST`, as `copyJsonValue` does, when parsed JSON (which has no cycle) nests
- * deeper than `MAX_COPY_DEPTH`: the check without the copy, for a value its caller owns already.
- */
-export function checkJsonDepth(value: object, depth = 0): void {
-  checkDepth(depth);
-  for (const child of Array.isArray(value) ? value : Object.values(value))
-    if (child !== null && typeof child === 'object') checkJsonDepth(child, depth + 1);
-}
-
-/**
- * Copies JSON-like data (plain objects and arrays, recursively; other objects by reference) so a
- * validator can coerce and fill defaults without touching the caller's value. An own `__proto__`
- * key is copied as data and never changes a prototype. Throws `INVALID_REQUEST` on a cycle or
- * nesting deeper than `MAX_COPY_DEPTH` (`depth`: how deep `value` already sits).
- */
-export function copyJsonValue<T>(value: T, depth = 0): T {
-  if (value === null || typeof value !== 'object') return value;
-  checkDepth(depth);
-  if (Array.isArray(value)) {
-    const length = value.length;
-    const copy = new Array(length);
-    for (let index = 0; index < length; index++) copy[index] = copyJsonValue(value[index], depth + 1);
-    return copy as T;
-  }
-  const prototype = Object.getPrototypeOf(value);
-  // Date, Map, class instances: not JSON data, passed as they are.
-  if (prototype !== Object.prototype && prototype !== null) return value;
-  // Spread first (V8 clones a plain object's own enumerable properties in one step, and defines an
-  // own `__proto__` key as data, like JSON.parse does), then copy nested objects and arrays.
-  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-  for (const key in copy) {
-    const child = copy[key];
-    // `setOwn`: assigning `__proto__` would replace the copy's prototype.
-    if (child !== null && typeof child === 'object' && Object.hasOwn(copy, key))
-      setOwn(copy, key, copyJsonValue(child, depth + 1));
-  }
-  return copy as T;
 }
 
 /**

@@ -4,6 +4,7 @@
  * dialects' keywords are known) with the JSON pointer of each, and the JSON helpers every walk needs
  * (own properties only, `__proto__` kept as data).
  */
+import { ToolsmithError } from '../errors.js';
 import { escapePointerSegment } from './json-pointer.js';
 import { keywordsWhere, SCHEMA_KEYWORDS, type SubschemaPosition } from './keywords.js';
 
@@ -56,10 +57,67 @@ export function mapValues(object: unknown, map: (value: unknown, key: string) =>
   return out;
 }
 
-/** A deep copy of JSON data that keeps `__proto__` keys as plain own properties. */
+/** Deepest nesting `copyJsonValue` accepts (also what stops it on a cyclic object). */
+export const MAX_COPY_DEPTH = 512;
+
+/** Throws `INVALID_REQUEST` when `depth` (of an object or array) is past `MAX_COPY_DEPTH`. */
+function checkDepth(depth: number): void {
+  if (depth > MAX_COPY_DEPTH)
+    throw new ToolsmithError(
+      'INVALID_REQUEST',
+      `Value nests deeper than ${MAX_COPY_DEPTH} levels or contains a cycle.`,
+    );
+}
+
+/**
+ * Throws `INVALID_REQUEST`, as `copyJsonValue` does, when parsed JSON (which has no cycle) nests
+ * deeper than `MAX_COPY_DEPTH`: the check without the copy, for a value its caller owns already.
+ */
+export function checkJsonDepth(value: object, depth = 0): void {
+  checkDepth(depth);
+  for (const child of Array.isArray(value) ? value : Object.values(value))
+    if (child !== null && typeof child === 'object') checkJsonDepth(child, depth + 1);
+}
+
+/**
+ * Copies JSON-like data (plain objects and arrays, recursively; other objects by reference): a call's
+ * arguments, so a validator can coerce and fill defaults without touching the caller's value; a schema
+ * a target or rule rewrites. An own `__proto__`
+ * key is copied as data and never changes a prototype. Throws `INVALID_REQUEST` on a cycle or
+ * nesting deeper than `MAX_COPY_DEPTH`.
+ */
+export function copyJsonValue<T>(value: T): T {
+  return copyAt(value, 0);
+}
+
+/** `copyJsonValue` of a value nested `depth` levels deep. */
+function copyAt<T>(value: T, depth: number): T {
+  if (value === null || typeof value !== 'object') return value;
+  checkDepth(depth);
+  if (Array.isArray(value)) {
+    const length = value.length;
+    const copy = new Array(length);
+    for (let index = 0; index < length; index++) copy[index] = copyAt(value[index], depth + 1);
+    return copy as T;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  // Date, Map, class instances: not JSON data, passed as they are.
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  // Spread first (V8 clones a plain object's own enumerable properties in one step, and defines an
+  // own `__proto__` key as data, like JSON.parse does), then copy nested objects and arrays.
+  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key in copy) {
+    const child = copy[key];
+    // `setOwn`: assigning `__proto__` would replace the copy's prototype.
+    if (child !== null && typeof child === 'object' && Object.hasOwn(copy, key))
+      setOwn(copy, key, copyAt(child, depth + 1));
+  }
+  return copy as T;
+}
+
+/** `copyJsonValue` by the name src/manifest-targets/mcp-portable.ts imports (to go once that file imports it). */
 export function cloneJson<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item) => cloneJson(item)) as T;
-  return (isObject(value) ? mapValues(value, cloneJson) : value) as T;
+  return copyJsonValue(value);
 }
 
 /** A JSON value with object keys sorted by code unit, recursively (for hashing and stable output). */
@@ -191,9 +249,9 @@ export function mapSubschemas(
   });
   return mapValues(schema, (value, keyword) => {
     const places = mapped.get(keyword);
-    if (places === undefined) return cloneJson(value);
+    if (places === undefined) return copyJsonValue(value);
     if (places.has(undefined)) return places.get(undefined);
-    const entry = (item: unknown, at: string | number) => (places.has(at) ? places.get(at) : cloneJson(item));
+    const entry = (item: unknown, at: string | number) => (places.has(at) ? places.get(at) : copyJsonValue(item));
     return Array.isArray(value) ? value.map(entry) : mapValues(value, entry);
   });
 }
@@ -208,7 +266,7 @@ export function mapSchema<TNode extends object = SchemaNode, TOut = unknown>(
   pointer: string,
   transform: (schema: TNode, pointer: string) => TOut | undefined,
 ): TOut {
-  if (!isObject(schema)) return cloneJson(schema) as TOut;
+  if (!isObject(schema)) return copyJsonValue(schema) as TOut;
   const replaced = transform(schema as TNode, pointer);
   if (replaced !== undefined) return replaced;
   return mapSubschemas(schema, pointer, (child, childPointer) => mapSchema(child, childPointer, transform)) as TOut;

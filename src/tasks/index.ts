@@ -17,7 +17,6 @@ export {
   type TaskTransition,
 } from './task-store.js';
 export {
-  RELATED_TASK_META_KEY,
   TASKS_EXTENSION_ID,
   toCreateTaskResult,
   toGetTaskResult,

@@ -7,7 +7,7 @@
  * (its task types are marked "2025-11-25 wire vocabulary with no SDK runtime"); the v1 SDK's
  * experimental `TaskStore` is bound to its own `Protocol` and has no lease, owner or cancellation
  * signal. So this interface is toolsmith's own, shaped after both task wires (the 2026-07-28
- * extension `io.modelcontextprotocol/tasks` and the 2025-11-25 methods), and `src/tasks/wire.ts`
+ * extension `io.modelcontextprotocol/tasks` and the 2025-11-25 methods), and `src/tasks/task-wire.ts`
  * turns a `StoredTask` into either era's result.
  */
 
@@ -34,7 +34,7 @@ export function internalFailure(message: string): TaskEnding {
   return { error: { code: TASK_INTERNAL_ERROR, message }, statusMessage: message };
 }
 
-/** One task as the store holds it; `src/tasks/wire.ts` maps it onto either MCP era's shape. */
+/** One task as the store holds it; `src/tasks/task-wire.ts` maps it onto either MCP era's shape. */
 export interface StoredTask {
   readonly taskId: string;
   readonly status: TaskStatus;

@@ -9,13 +9,11 @@
  *   the task; `tasks/result` the stored `CallToolResult` with `_meta[related-task]` (or the failed
  *   task's JSON-RPC error). Fields `ttl`, `pollInterval`.
  */
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import { isTerminalTaskStatus, type StoredTask, TASK_INTERNAL_ERROR, type TaskError } from './task-store.js';
 
 /** The 2026-07-28 extension's identifier, declared in `server/discover` capabilities and per request by clients. */
 export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
-
-/** `_meta` key tying a message to its task (both eras). */
-export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
 
 /** The 2026-07-28 `Task` fields of a stored task. */
 function modernTask(task: StoredTask): Record<string, unknown> {

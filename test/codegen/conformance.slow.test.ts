@@ -24,7 +24,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloneJson } from '../../src/schema/walk.js';
+import { copyJsonValue } from '../../src/schema/walk.js';
 import { createAjvLikeGenerator, createModuleDir, importStandalone, type ModuleDir } from '../helpers/standalone.js';
 import { REPO } from '../helpers/temp-project.js';
 
@@ -264,7 +264,7 @@ function reduceErrors(errors: ErrorObject[] | null | undefined): unknown[] {
 }
 
 function run(validate: ValidateFunction, data: unknown): Outcome {
-  const copy = cloneJson(data);
+  const copy = copyJsonValue(data);
   try {
     const valid = validate(copy);
     return { valid, errors: reduceErrors(validate.errors), data: copy };

@@ -16,7 +16,7 @@ import { valueLiteral } from '../../codegen/emit/literal.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import type { ToolModel } from '../../codegen/model.js';
 import { normalize } from '../../codegen/normalize.js';
-import { cloneJson } from '../../src/schema/walk.js';
+import { copyJsonValue } from '../../src/schema/walk.js';
 import { arbitraryFor } from '../helpers/schema-arbitrary.js';
 import { createAjvLikeGenerator } from '../helpers/standalone.js';
 import { createTempProject, typeCheck, type TempProject } from '../helpers/temp-project.js';
@@ -79,11 +79,11 @@ function toolFor(index: number, shape: JSONSchema7Definition): object {
     additionalProperties: false,
     properties: {
       viaRef: { $ref: '#/definitions/Shape' },
-      inline: cloneJson(shape),
+      inline: copyJsonValue(shape),
       shared: { $ref: `./shared/shapes.schema.json#/definitions/Def${index}` },
       sharedRoot: { $ref: `./shared/shape-${index}.schema.json` },
     },
-    definitions: { Shape: cloneJson(shape) },
+    definitions: { Shape: copyJsonValue(shape) },
   });
   return {
     name: `shape_${index}`,
@@ -98,7 +98,7 @@ function acceptedValues(schema: JSONSchema7, seed: number): unknown[] {
   const validate = createAjvLikeGenerator({ code: false }).compile(schema);
   const out: unknown[] = [];
   for (const value of fc.sample(arbitraryFor(schema, schema), { numRuns: 30, seed })) {
-    const copy = cloneJson(value);
+    const copy = copyJsonValue(value);
     if (validate(copy) && !out.some((seen) => isDeepStrictEqual(seen, copy))) out.push(copy);
   }
   return out;

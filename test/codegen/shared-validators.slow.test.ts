@@ -21,7 +21,7 @@ import {
 import { compileToolValidators, indentCode, toEsm } from '../../codegen/emit/validators.js';
 import { SHARED_VALIDATORS_FILE } from '../../codegen/naming.js';
 import type { ProjectModel, ToolModel } from '../../codegen/model.js';
-import { cloneJson } from '../../src/schema/walk.js';
+import { copyJsonValue } from '../../src/schema/walk.js';
 import { coerceWhereNeeded } from '../../src/schema/validator-runtime.js';
 import { arbitraryFor } from '../helpers/schema-arbitrary.js';
 import { createCorpusProject, REPO } from '../helpers/temp-project.js';
@@ -126,12 +126,12 @@ describe('the shared validator module', () => {
           const coercedA = coerceWhereNeeded(a);
           const coercedB = coerceWhereNeeded(b);
           for (const value of valuesFor(schema, index + 1, given)) {
-            const [x, y] = [cloneJson(value), cloneJson(value)];
+            const [x, y] = [copyJsonValue(value), copyJsonValue(value)];
             const verdict = a(x);
             expect(b(y), `${tool.name} ${name} ${JSON.stringify(value)}`).toBe(verdict);
             expect(y).toEqual(x);
             expect(comparable(b.errors)).toEqual(comparable(a.errors));
-            const [p, q] = [cloneJson(value), cloneJson(value)];
+            const [p, q] = [copyJsonValue(value), copyJsonValue(value)];
             expect(coercedB(q)).toBe(coercedA(p));
             expect(q).toEqual(p);
             compared++;

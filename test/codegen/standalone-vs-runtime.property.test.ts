@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGeneratorAjv, standaloneCode } from '../../codegen/ajv.js';
 import { addValidatorSchema } from '../../codegen/ajv.js';
 import { toEsm } from '../../codegen/emit/validators.js';
-import { cloneJson } from '../../src/schema/walk.js';
+import { copyJsonValue } from '../../src/schema/walk.js';
 import { compileSchema } from '../../src/index.js';
 import { prepareValidatorSchema } from '../../src/schema/defaults.js';
 import { createAjvLikeGenerator } from '../helpers/standalone.js';
@@ -246,7 +246,7 @@ function reduceErrors(errors: ErrorObject[] | null | undefined): unknown[] {
 
 function validateCopy(validate: ValidateFunction, value: unknown): Outcome {
   // Held by a parent, as Ajv passes it on, so a coerced root value is visible afterwards too.
-  const holder = [cloneJson(value)];
+  const holder = [copyJsonValue(value)];
   try {
     const valid = (validate as (data: unknown, context: object) => boolean)(holder[0], {
       instancePath: '',

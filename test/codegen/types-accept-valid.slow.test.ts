@@ -16,7 +16,7 @@ import { valueLiteral } from '../../codegen/emit/literal.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import type { ToolModel } from '../../codegen/model.js';
 import { normalize } from '../../codegen/normalize.js';
-import { cloneJson } from '../../src/schema/walk.js';
+import { copyJsonValue } from '../../src/schema/walk.js';
 import { arbitraryFor } from '../helpers/schema-arbitrary.js';
 import { createAjvLikeGenerator } from '../helpers/standalone.js';
 import { createTempProject, typeCheck, type TempProject } from '../helpers/temp-project.js';
@@ -27,7 +27,7 @@ function acceptedValues(schema: JSONSchema7, seed: number): unknown[] {
   const validate = createAjvLikeGenerator({ code: false }).compile(schema);
   const out: unknown[] = [];
   for (const value of fc.sample(arbitraryFor(schema, schema), { numRuns: SAMPLES_PER_SCHEMA, seed })) {
-    const copy = cloneJson(value);
+    const copy = copyJsonValue(value);
     if (validate(copy) && !out.some((seen) => isDeepStrictEqual(seen, copy))) out.push(copy);
   }
   return out;

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import type { JSONSchema7 } from 'json-schema';
-import { cloneJson } from '../../src/schema/walk.js';
+import { copyJsonValue } from '../../src/schema/walk.js';
 
 const FORMAT_SAMPLES: Record<string, string[]> = {
   'date-time': ['2026-01-01T00:00:00.000Z', '2024-02-29T23:59:59+01:00'],
@@ -95,7 +95,7 @@ function objectArbitrary(schema: JSONSchema7, root: JSONSchema7, depth: number):
     arbitraryFor(extra ?? true, root, depth + 1),
     { maxKeys: 2 },
   );
-  return fc.tuple(known, extras).map(([a, b]) => Object.assign(cloneJson(b), a));
+  return fc.tuple(known, extras).map(([a, b]) => Object.assign(copyJsonValue(b), a));
 }
 
 function stringArbitrary(schema: JSONSchema7): fc.Arbitrary<unknown> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL_ERROR_CODES, ToolsmithError, isToolsmithError } from '../../src/index.js';
-import { describeThrown, truncateText } from '../../src/errors.js';
+import { asError, describeThrown, truncateText } from '../../src/errors.js';
 
 describe('ToolsmithError', () => {
   it('carries a stable code, a message and details', () => {
@@ -44,7 +44,7 @@ describe('ToolsmithError', () => {
   });
 });
 
-describe('truncateText / describeThrown', () => {
+describe('truncateText / describeThrown / asError', () => {
   it('keeps short text and shortens long text, saying how much was cut', () => {
     expect(truncateText('abc', 5)).toBe('abc');
     expect(truncateText('a'.repeat(10), 4)).toBe('aaaa… (6 more characters)');
@@ -56,5 +56,12 @@ describe('truncateText / describeThrown', () => {
     expect(describeThrown(42)).toBe('42');
     expect(describeThrown(Object.create(null))).toBe('unprintable value');
     expect(describeThrown('x'.repeat(5000)).length).toBeLessThan(1100);
+  });
+
+  it('makes any thrown value an Error, keeping one that is', () => {
+    const error = new TypeError('bad');
+    expect(asError(error)).toBe(error);
+    expect(asError('text')).toEqual(new Error('text'));
+    expect(asError(Object.create(null)).message).toBe('unprintable value');
   });
 });

@@ -104,6 +104,18 @@ describe('lazily loaded tools', () => {
     expect(reads).toBe(1);
   });
 
+  it('known by name alone, with metadata that gives its schemas: the metadata is read once for a listing', () => {
+    let reads = 0;
+    const { name, inputSchema, outputSchema, ...rest } = new CalculatorTool();
+    const schemas = () => ({ inputSchema, outputSchema });
+    const lazy = defineLazyTool(
+      { name, metadata: () => (reads++, { ...rest, schemas }) },
+      async () => new CalculatorTool(),
+    );
+    expect(new ToolOrchestrator({ tools: [lazy] }).listTools()[0]).toMatchObject({ name, inputSchema, outputSchema });
+    expect(reads).toBe(1);
+  });
+
   it('known by name alone, reads its metadata only when asked (a listing or a capability check), once', async () => {
     let reads = 0;
     const { name, inputSchema, outputSchema, ...rest } = new CalculatorTool();

@@ -6,7 +6,7 @@ import {
   type ToolCallResult,
   type ToolExecutionContext,
 } from '../../src/index.js';
-import { MAX_COPY_DEPTH } from '../../src/schema/validation.js';
+import { MAX_COPY_DEPTH } from '../../src/schema/walk.js';
 import { callTool, deferred, hangingTool, makeTool } from './helpers.js';
 
 const never = () => new Promise<never>(() => {});

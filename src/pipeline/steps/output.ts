@@ -1,6 +1,6 @@
 import { findContentProblem } from '../../caller/content.js';
 import { describeThrown } from '../../errors.js';
-import { copyJsonValue } from '../../schema/validation.js';
+import { copyJsonValue } from '../../schema/walk.js';
 import { endCall, failCall, type CallStepImplementation, type PipelineCall } from '../call.js';
 import type { RegisteredTool } from '../registered-tool.js';
 import { unreadableResult } from './execute.js';

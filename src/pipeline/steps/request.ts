@@ -1,5 +1,5 @@
 import { describeThrown, isToolsmithError, truncateText } from '../../errors.js';
-import { checkJsonDepth, copyJsonValue } from '../../schema/validation.js';
+import { checkJsonDepth, copyJsonValue } from '../../schema/walk.js';
 import { failCall, failWith, type PipelineCall, isPlainRequest, type CallStepImplementation } from '../call.js';
 import { ToolCallFailure } from '../failure.js';
 import { CALL_CHAIN } from '../markers.js';

@@ -6,10 +6,11 @@
  * type names of `execute`'s signature change — every other line stays byte for byte — and the
  * project type-checks again. A name the stub uses elsewhere is imported under its old name.
  */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../../codegen/cli/main.js';
+import { cacheFile } from '../../../codegen/incremental/store.js';
 import { createTempProject, type TempProject, typeCheck } from '../../helpers/temp-project.js';
 
 const WEATHER = {
@@ -139,6 +140,10 @@ describe('generate --update-stubs', () => {
     ]);
     expect(after.split('\n')).toHaveLength(before.split('\n').length);
     expect(await typeCheck(project, ['generated', 'src'])).toEqual({ code: 0, output: '' });
+    // The record holds no scaffold of the file the stub left (nor of the one it now is).
+    const recordFile = cacheFile(project.root, path.join(project.root, 'generated'))!.replace(/\.json$/, '.stubs.json');
+    const record = JSON.parse(readFileSync(recordFile, 'utf8')) as { created: [string, string][] };
+    expect(record.created.map(([file]) => file)).toEqual(['where-am-i.ts']);
 
     // Matching again: nothing more to say or do.
     expect(await generate('--update-stubs')).toBe(0);

@@ -1,8 +1,7 @@
-import { isSpecType, RELATED_TASK_META_KEY as SDK_RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
+import { isSpecType, RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import {
   MemoryTaskStore,
-  RELATED_TASK_META_KEY,
   type StoredTask,
   toCreateTaskResult,
   toGetTaskResult,
@@ -69,7 +68,6 @@ describe('task wire shapes', () => {
     expect(isSpecType.CancelTaskResult(toLegacyTask({ ...base, status: 'cancelled' }))).toBe(true);
     const payload = toLegacyTaskPayload(completed);
     expect(payload && 'result' in payload && isSpecType.CallToolResult(payload.result)).toBe(true);
-    expect(RELATED_TASK_META_KEY).toBe(SDK_RELATED_TASK_META_KEY);
     expect(payload && 'result' in payload && payload.result._meta).toEqual({
       [RELATED_TASK_META_KEY]: { taskId: base.taskId },
     });
