@@ -217,7 +217,8 @@ async function printBasesAndStubs(
     plan.fresh.forEach((tool, index) => put(tool, printed[index]!));
     return printed.slice(plan.fresh.length);
   } finally {
-    await printer.stop();
+    // Not awaited: nothing needs the thread gone (its exit took 20-30 ms of a one-changed run, P4).
+    void printer.stop();
   }
 }
 
