@@ -36,7 +36,7 @@ export interface Printer {
   stop(): Promise<void>;
 }
 
-/** The thread's program: loads ts-morph, then answers each message's files with their texts. */
+/** The thread's program: loads ts-morph, then answers each message's structures with their texts. */
 const PROGRAM = `
 const { parentPort, workerData } = require('node:worker_threads');
 import(workerData.tsMorph).then(({ printStructure, StructureKind }) => {
@@ -45,17 +45,16 @@ import(workerData.tsMorph).then(({ printStructure, StructureKind }) => {
     'import' in part
       ? { kind: StructureKind.ImportDeclaration, ...part.import }
       : { kind: StructureKind.Class, ...part.class };
-  const print = (part) => (typeof part === 'string' ? part : printStructure(structure(part), options) + '\\n');
-  parentPort.on('message', ({ id, files }) => {
+  parentPort.on('message', ({ id, structures }) => {
     try {
-      parentPort.postMessage({ id, texts: files.map((parts) => parts.map(print).join('')) });
+      parentPort.postMessage({ id, texts: structures.map((part) => printStructure(structure(part), options) + '\\n') });
     } catch (error) {
       parentPort.postMessage({ id, error: String(error && error.stack || error) });
     }
   });
 });`;
 
-/** A print's answer from the thread: the files' texts in order, or what the printing threw. */
+/** A print's answer from the thread: the structures' texts in order, or what the printing threw. */
 type PrintReply = { id: number; texts: string[] } | { id: number; error: string };
 
 /**
@@ -88,10 +87,16 @@ export function startPrinter(): Printer {
       if (stopped !== undefined) return Promise.reject(stopped);
       const id = next++;
       worker.ref();
-      worker.postMessage({ id, files: files.map((file) => file.parts) });
-      return new Promise<string[]>((resolve, reject) => waiting.set(id, { resolve, reject })).then((texts) =>
-        files.map(({ parts: _parts, ...file }, index) => ({ ...file, content: texts[index]! })),
-      );
+      // Only the structures cross to the thread: the text between them (a base's schemas) stays here.
+      const structures = files.flatMap((file) => file.parts.filter((part) => typeof part !== 'string'));
+      worker.postMessage({ id, structures });
+      return new Promise<string[]>((resolve, reject) => waiting.set(id, { resolve, reject })).then((texts) => {
+        let next = 0;
+        return files.map(({ parts, ...file }) => ({
+          ...file,
+          content: parts.map((part) => (typeof part === 'string' ? part : texts[next++])).join(''),
+        }));
+      });
     },
     async stop() {
       stop(new Error('the printing thread was stopped'));
