@@ -74,9 +74,8 @@ export async function generate(options: RunOptions): Promise<GenerateReport> {
  * its config and flags once and hands them here), writing nothing when anything fails.
  */
 export async function generateResolved(resolved: ResolvedOptions, run: RunControls = {}): Promise<GenerateReport> {
-  // Started first (or by the caller, earlier still), so that ts-morph loads on its thread while the
-  // definitions load; stopped however the run ends (emitProject stops it as soon as it has printed).
-  const printer = run.printer ?? startPrinter();
+  // Stopped however the run ends (emitProject stops it as soon as it has printed).
+  let printer = run.printer;
   try {
     const { strict, workers } = resolved.settings;
     const read = readSettings(resolved);
@@ -85,6 +84,8 @@ export async function generateResolved(resolved: ResolvedOptions, run: RunContro
     const unchanged = run.modelAlways ? undefined : cache.unchanged();
     if (unchanged !== undefined)
       return { ...stopped([]), tools: unchanged.tools, reused: unchanged.tools, diff: sameFiles(unchanged.files) };
+    // Started before load (unless the caller started it earlier still): ts-morph loads on its thread meanwhile.
+    printer ??= startPrinter();
     const loaded = loadDefinitions(resolved.schemasDir, resolved.root);
     const normalized = normalize(loaded, cache.normalizeHooks(loaded));
     const { project } = normalized;
@@ -129,7 +130,7 @@ export async function generateResolved(resolved: ResolvedOptions, run: RunContro
       ...written,
     };
   } finally {
-    void printer.stop();
+    void printer?.stop();
   }
 }
 
