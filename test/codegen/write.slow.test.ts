@@ -1,11 +1,17 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { main } from '../../codegen/cli/main.js';
 import type { GeneratedFile } from '../../codegen/model.js';
 import { recoverInterrupted, stageOutput } from '../../codegen/write.js';
 import { createTempProject, REPO, type TempProject } from '../helpers/temp-project.js';
+
+// Every read of a file goes through a spy, so a test can tell whether the writer read the output.
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  return { ...fs, readSync: vi.fn(fs.readSync) };
+});
 
 const quiet = (cwd: string) => ({ cwd, stdout: () => undefined, stderr: () => undefined });
 
@@ -225,6 +231,19 @@ describe('the staging of a run’s changes', () => {
     expect([inode('a.ts'), inode('b.ts')]).toEqual([before.a, before.b]);
     expect(inode('sub/c.ts')).not.toBe(before.c);
     expect(readdirSync(project.root).filter((name) => name.includes('toolsmith-'))).toEqual([]);
+  });
+
+  it('reads nothing of an output file whose size differs from that of a whole new file, and compares one of the same size', () => {
+    const out = path.join(project.root, 'out');
+    const content = 'x'.repeat(10_000);
+    writeAll(out, [file('m.json', content)]);
+    const reads = vi.mocked(readSync);
+    reads.mockClear();
+    expect(writeAll(out, [file('m.json', `${content}\n`)]).diff.stale).toEqual(['m.json']);
+    expect(reads).not.toHaveBeenCalled();
+    expect(writeAll(out, [file('m.json', `${content}!`)]).diff.stale).toEqual(['m.json']);
+    expect(reads).toHaveBeenCalled();
+    expect(project.snapshot('out')).toEqual({ 'm.json': `${content}!` });
   });
 
   it('under compareOnly never starts the tree, whatever differs, and commit only reports', () => {
