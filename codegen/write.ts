@@ -8,7 +8,6 @@ import {
   closeSync,
   copyFileSync,
   existsSync,
-  fstatSync,
   ftruncateSync,
   linkSync,
   mkdirSync,
@@ -19,6 +18,7 @@ import {
   renameSync,
   rmdirSync,
   rmSync,
+  statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -153,11 +153,11 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
     return full;
   };
   const unclosed = new Set<ReturnType<typeof stagedWriter>>();
-  /** The writer of `relPath` (`stagedWriter`), counted in the diff at its close; `differs`: known to differ, never compared. */
-  const open = (relPath: string, differs = false): FileWriter => {
+  /** The writer of `relPath` (`stagedWriter`, told what is `known` of its bytes), counted in the diff at its close. */
+  const open = (relPath: string, known: KnownBytes = {}): FileWriter => {
     const current = remaining.delete(relPath) ? path.join(outDir, relPath) : undefined;
     const stage = options.compareOnly ? undefined : () => target(relPath);
-    const writer = stagedWriter(current, stage, differs, (state) => {
+    const writer = stagedWriter(current, stage, known, (state) => {
       unclosed.delete(writer);
       diff[state].push(relPath);
     });
@@ -174,8 +174,10 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
     put(file) {
       // Trusting a splice's word saves reading and comparing every manifest of a one-tool regenerate (P4).
       if (file.onDisk === 'same' && remaining.has(file.path)) return keep(file.path);
-      const writer = open(file.path, file.onDisk === 'differs');
-      for (const chunk of file.chunks ?? [encoded(file)]) writer.write(chunk);
+      const chunks = file.chunks ?? [encoded(file)];
+      const size = chunks.reduce((total, chunk) => total + chunk.length, 0);
+      const writer = open(file.path, { differs: file.onDisk === 'differs', size });
+      for (const chunk of chunks) writer.write(chunk);
       writer.close();
     },
     commit(stubs = []) {
@@ -210,21 +212,32 @@ export function stageOutput(outDir: string, options: { compareOnly?: boolean; st
   };
 }
 
+/** What a writer is told of a file's bytes before they come. */
+interface KnownBytes {
+  /** They differ from the output's file: it is never compared. */
+  differs?: boolean;
+  /** Their total size (a whole file): an output's file of another size is never read. */
+  size?: number;
+}
+
 /**
  * A file of the run written as its bytes come (`stageOutput`): each piece is compared with the
- * output's file (`current`) at the same offset; from the first difference (at once when `differs`, or
- * when there is no `current`) the staged file (`stage()`) holds the equal bytes copied from `current`
- * and every piece after them. At `close`, a `current` of another size is stale too, and `settle` hears
- * how the file compared; `release` closes what it holds open, uncounted (a discarded run). Without
- * `stage` (a check) nothing is written.
+ * output's file (`current`) at the same offset; from the first difference (at once when `known` says
+ * it differs, by its word or by its size, or when there is no `current`) the staged file (`stage()`)
+ * holds the equal bytes copied from `current` and every piece after them. At `close`, a `current` of
+ * another size is stale too, and `settle` hears how the file compared; `release` closes what it holds
+ * open, uncounted (a discarded run). Without `stage` (a check) nothing is written.
  */
 function stagedWriter(
   current: string | undefined,
   stage: (() => string) | undefined,
-  differs: boolean,
+  known: KnownBytes,
   settle: (state: 'same' | 'stale' | 'missing') => void,
 ): FileWriter & { release(): void } {
-  let disk = current === undefined || differs ? undefined : openSync(current, 'r');
+  const currentSize = current === undefined || known.differs ? undefined : statSync(current).size;
+  // Taken once, when the writer opens: a whole file of another size differs without a read.
+  const compared = currentSize !== undefined && (known.size === undefined || known.size === currentSize);
+  let disk = compared ? openSync(current!, 'r') : undefined;
   let staged: number | undefined;
   let offset = 0;
   const release = () => {
@@ -248,7 +261,7 @@ function stagedWriter(
       offset += bytes.length;
     },
     close() {
-      if (disk !== undefined && fstatSync(disk).size !== offset) diverge();
+      if (disk !== undefined && currentSize !== offset) diverge();
       const same = disk !== undefined;
       release();
       settle(current === undefined ? 'missing' : same ? 'same' : 'stale');

@@ -23,15 +23,6 @@ interface ToolManifestFacts {
   unavailable?: Readonly<Partial<Record<ManifestTarget, string>>>;
 }
 
-/** Options of `emitDocs`: the template texts (pure: the caller loads them) and every tool's manifest facts. */
-export interface DocsOptions {
-  templates: DocTemplates;
-  /** From `emitManifests`; a tool or target missing from it is shown as "not generated". */
-  losses: LossReport;
-  /** tool → target → why that target cannot take the tool. */
-  unavailable?: Readonly<Record<string, ToolManifestFacts['unavailable']>>;
-}
-
 /* ---------- Markdown escaping: every text from a schema reaches a page through one of these ---------- */
 
 /**
@@ -444,21 +435,4 @@ export function createDocRenderer(templateTexts: DocTemplates) {
         })),
     ],
   };
-}
-
-/**
- * `docs/index.md` (tools by category), `docs/tools/<tool>.md` (one page per tool) and
- * `docs/types/<module>.md` (one page per shared schema file), from the given templates.
- */
-export function emitDocs(project: ProjectModel, ctx: EmitContext, options: DocsOptions): GeneratedFile[] {
-  const renderer = createDocRenderer(options.templates);
-  const [index, ...types] = renderer.projectPages(project, ctx);
-  // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups only.
-  const tools = project.tools.map((tool) =>
-    renderer.toolPage(tool, ctx, {
-      losses: ownValue(options.losses, tool.name),
-      unavailable: ownValue(options.unavailable, tool.name),
-    }),
-  );
-  return [index!, ...tools, ...types];
 }

@@ -2,11 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { emitDocs, escapeMarkdown, escapeMarkdownParagraph, tableCell } from '../../codegen/emit/docs.js';
-import { emitManifests } from '../../codegen/emit/manifests/index.js';
+import { escapeMarkdown, escapeMarkdownParagraph, tableCell } from '../../codegen/emit/docs.js';
 import { loadTemplates } from '../../codegen/templates/index.js';
 import { docsProject } from '../fixtures/docs/fixture-tools.js';
-import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, TEST_CONTEXT, emitDocs, emitManifests } from './model-factory.js';
 
 const expectedDir = join(import.meta.dirname, '..', 'fixtures', 'docs', 'expected');
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { emitManifests, memoryWriter } from '../../codegen/emit/manifests/index.js';
+import { memoryWriter } from '../../codegen/emit/manifests/index.js';
 import { startPrinter } from '../../codegen/emit/pool/printer.js';
 import { emitProject } from '../../codegen/emit/project.js';
 import type { GeneratedFile } from '../../codegen/model.js';
 import { encoded } from '../../codegen/write.js';
-import { emitInMemory, makeProject, makeSettings, makeTool } from './model-factory.js';
+import { emitInMemory, makeProject, makeSettings, makeTool, emitManifests } from './model-factory.js';
 
 const settings = makeSettings();
 const tools = () =>

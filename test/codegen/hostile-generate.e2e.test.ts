@@ -263,15 +263,13 @@ describe('any names, Object.prototype members among them, through normalize, man
     const [
       { parseSource },
       { normalize },
-      { emitManifests },
       { emitRegistry },
       { createDocRenderer },
       { loadTemplates },
-      { TEST_CONTEXT },
+      { emitManifests, TEST_CONTEXT },
     ] = await Promise.all([
       import('../../codegen/load.js'),
       import('../../codegen/normalize.js'),
-      import('../../codegen/emit/manifests/index.js'),
       import('../../codegen/emit/registry.js'),
       import('../../codegen/emit/docs.js'),
       import('../../codegen/templates/index.js'),

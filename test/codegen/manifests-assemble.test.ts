@@ -4,7 +4,6 @@ import {
   AssembledFile,
   createManifestAssembler,
   InNameOrder,
-  emitManifests,
   memoryWriter,
   toolManifests,
 } from '../../codegen/emit/manifests/index.js';
@@ -22,7 +21,7 @@ import {
 import type { GeneratedFile, ToolModel } from '../../codegen/model.js';
 import { encoded } from '../../codegen/write.js';
 import { FIXTURE_TOOLS } from './manifest-fixtures.js';
-import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, TEST_CONTEXT, emitManifests } from './model-factory.js';
 
 /** The fixtures (shapes the targets disagree on), a tool that turns two targets off, and plain ones. */
 const TOOLS: readonly ToolModel[] = [

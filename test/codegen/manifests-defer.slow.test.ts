@@ -3,11 +3,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { emitManifests, type ManifestOptions } from '../../codegen/emit/manifests/index.js';
+import type { ManifestOptions } from '../../codegen/emit/manifests/index.js';
 import { encoded } from '../../codegen/write.js';
 import { buildManifestTarget, MANIFEST_TARGET_TABLE, MANIFEST_TARGETS } from '../../src/manifest-targets/table.js';
 import { toAnthropicTools, toOpenAIResponsesTools } from '../../src/manifest-targets/index.js';
-import { makeProject, makeTool, spliceRun, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, spliceRun, TEST_CONTEXT, emitManifests } from './model-factory.js';
 import { projectOf, tool } from './emit/project.js';
 import { typeCheckFolder } from '../helpers/temp-project.js';
 

@@ -1,8 +1,7 @@
 import type { JSONSchema7 } from 'json-schema';
 import type { ManifestTarget } from '../../src/manifest-targets/table.js';
 import { describe, expect, it } from 'vitest';
-import { emitManifests } from '../../codegen/emit/manifests/index.js';
-import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, TEST_CONTEXT, emitManifests } from './model-factory.js';
 
 /** One definition that uses oneOf, maxLength, formats, $ref and recursion. */
 const inputSchema: JSONSchema7 = {

@@ -4,9 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { emitManifests } from '../../codegen/emit/manifests/index.js';
 import { FIXTURE_TOOLS } from './manifest-fixtures.js';
-import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, TEST_CONTEXT, emitManifests } from './model-factory.js';
 import { typeCheckFolder } from '../helpers/temp-project.js';
 
 /*

@@ -1,12 +1,11 @@
 import { readdirSync } from 'node:fs';
 import { DEFAULT_MANIFEST_TARGETS, MANIFEST_TARGETS, type ManifestTarget } from '../../src/manifest-targets/table.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emitManifests } from '../../codegen/emit/manifests/index.js';
 import { generate } from '../../codegen/generate.js';
 import { main } from '../../codegen/cli/main.js';
 import { createTempProject, type TempProject } from '../helpers/temp-project.js';
 import { FIXTURE_TOOLS } from './manifest-fixtures.js';
-import { makeProject, makeTool, spliceRun, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, spliceRun, TEST_CONTEXT, emitManifests } from './model-factory.js';
 
 const FILES: Record<ManifestTarget, { file: string; key?: string }> = {
   openai: { file: 'manifests/openai.json' },

@@ -1,12 +1,11 @@
 import type { JSONSchema7 } from 'json-schema';
 import type { ManifestTarget } from '../../src/manifest-targets/table.js';
 import { describe, expect, it } from 'vitest';
-import { emitManifests } from '../../codegen/emit/manifests/index.js';
 import type { ToolModel } from '../../codegen/model.js';
 import { SchemaValidator } from '../../src/schema/validation.js';
 import { isMcpObjectSchema, MCP_SCHEMA_DIALECT, toMcpToolFromTool } from '../../src/mcp/tool.js';
 import type { ITool } from '../../src/tool.js';
-import { makeProject, makeTool, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, TEST_CONTEXT, emitManifests } from './model-factory.js';
 
 type Json = Record<string, any>;
 

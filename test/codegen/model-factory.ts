@@ -2,10 +2,14 @@ import type { JSONSchema7 } from 'json-schema';
 import { resolveOptions, type GenerateOptions } from '../../codegen/config/options.js';
 import type { WorkerOptions } from '../../codegen/emit/pool/pool.js';
 import { emitProject, type Emitted } from '../../codegen/emit/project.js';
+import { createDocRenderer } from '../../codegen/emit/docs.js';
+import { startPrinter, type PrintableFile } from '../../codegen/emit/pool/printer.js';
+import { ownValue } from '../../codegen/dictionary.js';
+import type { DocTemplates } from '../../codegen/templates/names.js';
 import { withNameCollisions } from '../../codegen/emit/manifests/host-report.js';
 import { toolManifests } from '../../codegen/emit/manifests/part.js';
 import { createManifestAssembler, memoryWriter, type PreviousManifests } from '../../codegen/emit/manifests/index.js';
-import type { ManifestEmission, ManifestOptions } from '../../codegen/emit/manifests/types.js';
+import type { LossReport, ManifestEmission, ManifestOptions } from '../../codegen/emit/manifests/types.js';
 import { type EmitSettings, emitSettings, readSettings } from '../../codegen/emit/settings.js';
 import { openCache } from '../../codegen/incremental/cache.js';
 import type { EmitContext, GeneratedFile, ProjectModel, SharedSchemaModel, ToolModel } from '../../codegen/model.js';
@@ -132,4 +136,61 @@ export function spliceRun(
   for (const tool of project.tools) if (!changed.includes(tool)) assembler.reuse(tool);
   for (const tool of changed) assembler.add(toolManifests(tool, named).manifests);
   return assembler.finish();
+}
+
+/**
+ * Emits `manifests/<target>.json` for each enabled target and the loss report, in memory: every tool's
+ * part (`toolManifests`) given to one assembler in name order, as a run's emission gives them.
+ */
+export function emitManifests(
+  project: ProjectModel,
+  ctx: EmitContext,
+  runOptions: ManifestOptions = {},
+): ManifestEmission {
+  const options = withNameCollisions(
+    runOptions,
+    project.tools.map((tool) => tool.name),
+  );
+  const assembler = createManifestAssembler(project.tools, ctx, options);
+  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
+    const { manifests, losses } = toolManifests(tool, options);
+    assembler.add(manifests, losses);
+  }
+  return assembler.finish();
+}
+
+/** What `emitDocs` renders with: the template texts and every tool's manifest facts (from `emitManifests`). */
+export interface DocsOptions {
+  templates: DocTemplates;
+  /** A tool or target missing from it is shown as "not generated". */
+  losses: LossReport;
+  /** tool → target → why that target cannot take the tool. */
+  unavailable?: ManifestEmission['unavailable'];
+}
+
+/**
+ * `docs/index.md`, `docs/tools/<tool>.md` (one page per tool) and `docs/types/<module>.md` (one page per
+ * shared schema file), from the given templates: every page the renderer makes for a project.
+ */
+export function emitDocs(project: ProjectModel, ctx: EmitContext, options: DocsOptions): GeneratedFile[] {
+  const renderer = createDocRenderer(options.templates);
+  const [index, ...types] = renderer.projectPages(project, ctx);
+  // Keyed by tool names (`constructor`, `__proto__` are valid ones): own lookups only.
+  const tools = project.tools.map((tool) =>
+    renderer.toolPage(tool, ctx, {
+      losses: ownValue(options.losses, tool.name),
+      unavailable: ownValue(options.unavailable, tool.name),
+    }),
+  );
+  return [index!, ...tools, ...types];
+}
+
+/** Prints `files` on a printing thread of their own, stopped after (a one-off print). */
+export async function printFiles(files: readonly PrintableFile[]): Promise<GeneratedFile[]> {
+  const printer = startPrinter();
+  try {
+    return await printer.print(files);
+  } finally {
+    await printer.stop();
+  }
 }

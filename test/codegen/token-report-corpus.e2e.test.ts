@@ -6,10 +6,9 @@ import { promisify } from 'node:util';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../bench/corpus.js';
-import { emitManifests } from '../../codegen/emit/manifests/index.js';
 import { loadDefinitions } from '../../codegen/load.js';
 import { normalize } from '../../codegen/normalize.js';
-import { TEST_CONTEXT } from './model-factory.js';
+import { TEST_CONTEXT, emitManifests } from './model-factory.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');

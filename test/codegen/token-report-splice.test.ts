@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { emitManifests, TOKEN_REPORT_PATH } from '../../codegen/emit/manifests/index.js';
+import { TOKEN_REPORT_PATH } from '../../codegen/emit/manifests/index.js';
 import { encoded } from '../../codegen/write.js';
 import { countO200k } from '../../src/manifest-targets/tokens.js';
-import { makeProject, makeTool, spliceRun, TEST_CONTEXT } from './model-factory.js';
+import { makeProject, makeTool, spliceRun, TEST_CONTEXT, emitManifests } from './model-factory.js';
 
 const input = { type: 'object', properties: { q: { type: 'string' } } } as const;
 const TOOLS = [

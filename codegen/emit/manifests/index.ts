@@ -3,11 +3,10 @@
  * reports, the token report and the namespaced Responses file. Assembled here from every tool's part
  * (part.ts) as the parts come in, or spliced into the last run's files when a few tools changed (splice.ts).
  */
-import type { EmitContext, FileSegments, GeneratedFile, Problem, ProjectModel, ToolModel } from '../../model.js';
+import type { EmitContext, FileSegments, GeneratedFile, Problem, ToolModel } from '../../model.js';
 import { compareStrings } from '../../../src/manifest-targets/build.js';
 import { markdownBanner } from '../banner.js';
 import { AssembledFile, InNameOrder, memoryWriter, type OpenFile } from './assembled-file.js';
-import { withNameCollisions } from './host-report.js';
 import { LOSS_REPORT_LAYOUT, sortLossReport } from './loss-report.js';
 import { addNamespaced, namespacedSource } from './namespaced.js';
 import { planManifests, toolManifests } from './part.js';
@@ -177,28 +176,4 @@ export function createManifestAssembler(
     }
     return { files: kept, ...(names.length > 0 ? { segments } : {}) };
   }
-}
-
-/**
- * Emits `manifests/<target>.json` for each enabled target and the loss report. A tool that a target cannot
- * take at all (name pattern, non-object root, recursion without `$ref`, size limits) is left out of that
- * target with a warning (`omit`, the default) or is a problem (`error`); a tool whose definition turns a
- * target off is left out of it silently. Either way the loss report says so. The files are assembled from
- * every tool's part (`toolManifests`), in memory, as a run's emission assembles them into its staging tree.
- */
-export function emitManifests(
-  project: ProjectModel,
-  ctx: EmitContext,
-  runOptions: ManifestOptions = {},
-): ManifestEmission {
-  const options = withNameCollisions(
-    runOptions,
-    project.tools.map((tool) => tool.name),
-  );
-  const assembler = createManifestAssembler(project.tools, ctx, options);
-  for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
-    const { manifests, losses } = toolManifests(tool, options);
-    assembler.add(manifests, losses);
-  }
-  return assembler.finish();
 }

@@ -14,8 +14,8 @@ import type { FileSegments, GeneratedFile, Problem } from '../../model.js';
 type ConfigManifests = NonNullable<ToolsmithConfig['manifests']>;
 
 /**
- * Options of `emitManifests`: the config's `manifests` keys by their config names (a key declared there
- * reaches the builders with no edit here), absent ones at their declared defaults.
+ * Options of the manifests (`createManifestAssembler`): the config's `manifests` keys by their config
+ * names (a key declared there reaches the builders with no edit here), absent ones at their declared defaults.
  */
 export interface ManifestOptions extends Omit<ConfigManifests, 'targets' | 'tokenBudget' | 'deferLoading'> {
   /** The targets to emit (default: `DEFAULT_MANIFEST_TARGETS`). */
@@ -33,7 +33,7 @@ export interface ManifestOptions extends Omit<ConfigManifests, 'targets' | 'toke
   nameCollisions?: ReadonlyMap<string, readonly HostFinding[]>;
 }
 
-/** What `emitManifests` returns: the files, the problems that make generate fail, and the losses (for docs). */
+/** What the manifest assembler's `finish` returns: the files, the problems that make generate fail, and the losses (for docs). */
 export interface ManifestEmission {
   /** The files made in memory. */
   files: GeneratedFile[];

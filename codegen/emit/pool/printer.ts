@@ -104,13 +104,3 @@ export function startPrinter(): Printer {
     },
   };
 }
-
-/** Prints `files` on a printing thread of their own, stopped after (a one-off print: the emitters' tests). */
-export async function printFiles(files: readonly PrintableFile[]): Promise<GeneratedFile[]> {
-  const printer = startPrinter();
-  try {
-    return await printer.print(files);
-  } finally {
-    await printer.stop();
-  }
-}

@@ -8,7 +8,6 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emitRegistry, emitToolSchemaFile } from '../../../codegen/emit/registry.js';
-import { printFiles } from '../../../codegen/emit/pool/printer.js';
 import { emitStub } from '../../../codegen/emit/stubs.js';
 import { emitToolBase } from '../../../codegen/emit/tool-bases.js';
 import { emitSharedTypes, emitToolTypes } from '../../../codegen/emit/types.js';
@@ -18,6 +17,7 @@ import { createTempProject, REPO, typeCheck } from '../../helpers/temp-project.j
 import { catalogProject, LONG_NAMES, PROTOTYPE_NAMES } from './catalog.js';
 import { EMIT_CONTEXT, projectOf, typeHomes } from './project.js';
 import { TOOL_CASES } from './type-cases.js';
+import { printFiles } from '../model-factory.js';
 
 const temp = createTempProject();
 afterAll(() => temp.dispose());

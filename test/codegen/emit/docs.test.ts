@@ -7,10 +7,10 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDocRenderer } from '../../../codegen/emit/docs.js';
-import { emitManifests } from '../../../codegen/emit/manifests/index.js';
 import { loadTemplates } from '../../../codegen/templates/index.js';
 import { catalogProject } from './catalog.js';
 import { EMIT_CONTEXT, projectOf, tool, toolOf } from './project.js';
+import { emitManifests } from '../model-factory.js';
 
 const FIXTURES = path.join(import.meta.dirname, '..', '..', 'fixtures', 'emit');
 

@@ -4,7 +4,8 @@
  * thread rejects rather than answering nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { printFiles, startPrinter, type PrintableFile } from '../../../codegen/emit/pool/printer.js';
+import { startPrinter, type PrintableFile } from '../../../codegen/emit/pool/printer.js';
+import { printFiles } from '../model-factory.js';
 
 const file = (name: string): PrintableFile => ({
   path: `${name}.ts`,

@@ -4,11 +4,11 @@
  * the tool's description kept from closing or tagging the JSDoc.
  */
 import { describe, expect, it } from 'vitest';
-import { printFiles } from '../../../codegen/emit/pool/printer.js';
 import { emitStub } from '../../../codegen/emit/stubs.js';
 import type { EmitContext } from '../../../codegen/model.js';
 import { catalogProject } from './catalog.js';
 import { EMIT_CONTEXT, toolOf } from './project.js';
+import { printFiles } from '../model-factory.js';
 
 const lines = (...text: string[]) => `${text.join('\n')}\n`;
 const header = (name: string) =>

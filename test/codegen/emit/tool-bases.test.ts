@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { printFiles } from '../../../codegen/emit/pool/printer.js';
 import { emitToolBase } from '../../../codegen/emit/tool-bases.js';
 import { catalogProject } from './catalog.js';
 import { EMIT_CONTEXT, toolOf } from './project.js';
+import { printFiles } from '../model-factory.js';
 
 const FIXTURES = path.join(import.meta.dirname, '..', '..', 'fixtures', 'emit');
 

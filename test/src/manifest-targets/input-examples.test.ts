@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAnthropicManifest } from '../../../src/manifest-targets/anthropic.js';
 import { DEFAULT_INPUT_EXAMPLES, selectInputExamples } from '../../../src/manifest-targets/input-examples.js';
 import { buildManifestTarget } from '../../../src/manifest-targets/table.js';
-import { emitManifests } from '../../../codegen/emit/manifests/index.js';
-import { makeProject, makeTool, TEST_CONTEXT } from '../../codegen/model-factory.js';
+import { makeProject, makeTool, TEST_CONTEXT, emitManifests } from '../../codegen/model-factory.js';
 
 describe('input examples, the most different first', () => {
   const near = { city: 'Paris', units: 'metric' };
