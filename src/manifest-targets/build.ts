@@ -61,8 +61,6 @@ export interface ManifestTool {
   displayName?: string;
   hasSideEffects?: boolean;
   annotations?: ToolAnnotations;
-  /** Targets the definition turns off for itself. */
-  excludedTargets?: readonly string[];
   /** Kept loaded under deferred loading (the definition's `loaded: true`). */
   loaded?: boolean;
   /** The tool's category (deferred loading keeps categories loaded by name). */
