@@ -102,16 +102,11 @@ export function aiSdkTools<
         ? {}
         : { outputSchema: jsonSchema<unknown>(copyJsonValue(tool.outputSchema) as JSONSchema7) }),
       ...(frameworkApproves(resolved, tool) ? { needsApproval: true } : {}),
-      execute: async (input, execution: ToolExecutionOptions<TContext>) => {
-        const result = await runToolCall(resolved, {
-          tool,
-          args: input,
-          id: execution.toolCallId,
-          frameworkContext: execution,
-          signal: execution.abortSignal,
-        });
+      execute: async (args, execution: ToolExecutionOptions<TContext>) => {
+        const { toolCallId: id, abortSignal: signal } = execution;
+        const result = await runToolCall(resolved, { tool, args, id, frameworkContext: execution, signal });
         if (hasContent(result)) {
-          kept.set(execution.toolCallId, result.content);
+          kept.set(id, result.content);
           if (kept.size > KEPT_CONTENT) kept.delete(kept.keys().next().value!);
         }
         return result.output;

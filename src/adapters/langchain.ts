@@ -87,16 +87,11 @@ export function langChainTools<
             requiredCapabilities: tool.requiredCapabilities ?? [],
           },
         },
-        func: async (input: unknown, _runManager?: unknown, config?: RunnableConfig) => {
+        func: async (args: unknown, _runManager?: unknown, config?: RunnableConfig) => {
           const toolConfig = (config ?? {}) as ToolRunnableConfig;
-          const id = toolConfig.toolCall?.id;
-          const result = await runToolCall(resolved, {
-            tool,
-            args: input,
-            id,
-            frameworkContext: toolConfig,
-            signal: toolConfig.signal,
-          });
+          const { toolCall, signal } = toolConfig;
+          const id = toolCall?.id;
+          const result = await runToolCall(resolved, { tool, args, id, frameworkContext: toolConfig, signal });
           if (id === undefined || !hasContent(result)) return result.output;
           // A model's call with content blocks: the tool message carries them, the output as its artifact.
           return new ToolMessage({

@@ -105,17 +105,13 @@ export function openAiAgentsTools<
   const resolved = resolveSource<RunContext<TContext>>(source, options);
   return resolved.tools.map((tool) => {
     const execute = async (
-      input: unknown,
+      args: unknown,
       runContext?: RunContext<TContext>,
       details?: { toolCall?: { callId?: string }; signal?: AbortSignal },
     ) => {
-      const result = await runToolCall(resolved, {
-        tool,
-        args: input,
-        id: details?.toolCall?.callId,
-        frameworkContext: runContext as RunContext<TContext>,
-        signal: details?.signal,
-      });
+      const { toolCall, signal } = details ?? {};
+      const frameworkContext = runContext as RunContext<TContext>;
+      const result = await runToolCall(resolved, { tool, args, id: toolCall?.callId, frameworkContext, signal });
       return hasContent(result) ? toStructuredOutput(result.output, result.content) : result.output;
     };
     // With an output schema, the Responses API reads every output as JSON: failures are answered as JSON too.

@@ -61,8 +61,6 @@ export interface ManifestTool {
   displayName?: string;
   hasSideEffects?: boolean;
   annotations?: ToolAnnotations;
-  /** Targets the definition turns off for itself. */
-  excludedTargets?: readonly string[];
   /** Kept loaded under deferred loading (the definition's `loaded: true`). */
   loaded?: boolean;
   /** The tool's category (deferred loading keeps categories loaded by name). */
@@ -276,20 +274,17 @@ export interface KeywordTable<TState extends RewriteState> {
 
 /** Carries each keyword of `state.node` into `state.out` by the target's table. */
 export function rewriteKeywords<TState extends RewriteState>(table: KeywordTable<TState>, state: TState): void {
-  for (const key of Object.keys(state.node)) {
-    const value = state.node[key];
+  const { node, pointer, out, recorder, rewrite } = state;
+  for (const key of Object.keys(node)) {
+    const value = node[key];
     const rule = table.rules.get(key);
     if (table.skipped.has(key)) continue;
     if (rule !== undefined) rule(value, state);
-    else if (table.kept.has(key)) setOwn(state.out, key, copyJsonValue(value));
-    else if (table.walked.has(key)) setOwn(state.out, key, rewriteSubschemas(key, value, state));
-    else state.recorder.dropped(state.pointer, key, value);
+    else if (table.kept.has(key)) setOwn(out, key, copyJsonValue(value));
+    // Each of its subschemas (where the walker finds them) rewritten at its own pointer.
+    else if (table.walked.has(key)) setOwn(out, key, mapSubschemas({ [key]: value }, pointer, rewrite)[key]);
+    else recorder.dropped(pointer, key, value);
   }
-}
-
-/** A walked keyword's value with each of its subschemas (where the walker finds them) rewritten at its own pointer. */
-function rewriteSubschemas(keyword: string, value: unknown, state: RewriteState): unknown {
-  return mapSubschemas({ [keyword]: value }, state.pointer, state.rewrite)[keyword];
 }
 
 /** Each schema of a list under `keyword`, rewritten at its own pointer. */
@@ -331,10 +326,7 @@ export const oneOfAsAnyOf: KeywordRule = (value, state) => {
 
 /** True when a schema describes objects (`type: object`, or object keywords without a type). */
 export function describesObject(schema: SchemaNode): boolean {
-  const type = schema.type;
-  if (type === 'object') return true;
-  if (Array.isArray(type)) return type.includes('object');
-  if (type !== undefined) return false;
+  if (schema.type !== undefined) return [schema.type].flat().includes('object');
   return [
     'properties',
     'additionalProperties',

@@ -44,7 +44,7 @@ export type {
  * What a runtime builder takes: `orchestrator.listTools(context)`'s definitions, registered `ITool`s, or
  * anything with a name, a description and a draft-07 input schema.
  */
-export type ManifestToolSource = Omit<ManifestTool, 'excludedTargets'>;
+export type ManifestToolSource = ManifestTool;
 
 /** Options every runtime builder takes. */
 export interface RuntimeManifestOptions {
@@ -81,7 +81,7 @@ export function buildManifest<T = unknown>(
   options: RuntimeManifestOptions & { deferLoading?: DeferLoading } = {},
 ): T {
   const project: ManifestProject = {
-    tools: tools as readonly ManifestTool[],
+    tools,
     describeLosses: options.describeLosses ?? true,
     inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
     ...(options.deferLoading !== undefined ? { deferLoading: options.deferLoading } : {}),

@@ -118,10 +118,8 @@ function meetsKeyword(key: string, bound: unknown, value: unknown): boolean | un
   const within = BOUNDS.get(key);
   if (within !== undefined) return typeof bound === 'number' && within(value, bound);
   switch (key) {
-    case 'type': {
-      const types = Array.isArray(bound) ? bound : [bound];
-      return types.some((type) => typeof type === 'string' && TYPE_TESTS[type]?.(value) === true);
-    }
+    case 'type':
+      return [bound].flat().some((type) => typeof type === 'string' && TYPE_TESTS[type]?.(value) === true);
     case 'enum':
       return Array.isArray(bound) && bound.some((item) => item === value);
     case 'const':
