@@ -6,6 +6,7 @@
  * (P7; bench/README.md). Its program is plain JavaScript: it needs ts-morph alone, so no TypeScript
  * loader runs in it.
  */
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { ClassDeclarationStructure, ImportDeclarationStructure, OptionalKind } from 'ts-morph';
 import type { GeneratedFile } from '../../model.js';
@@ -36,22 +37,21 @@ export interface Printer {
   stop(): Promise<void>;
 }
 
-/** The thread's program: loads ts-morph, then answers each message's structures with their texts. */
+/** The thread's program: loads ts-morph (a failure is the thread's 'error'), then answers each message's structures with their texts. */
 const PROGRAM = `
 const { parentPort, workerData } = require('node:worker_threads');
-import(workerData.tsMorph).then(({ printStructure, StructureKind }) => {
-  const options = { indentNumberOfSpaces: 2, useSingleQuote: true };
-  const structure = (part) =>
-    'import' in part
-      ? { kind: StructureKind.ImportDeclaration, ...part.import }
-      : { kind: StructureKind.Class, ...part.class };
-  parentPort.on('message', ({ id, structures }) => {
-    try {
-      parentPort.postMessage({ id, texts: structures.map((part) => printStructure(structure(part), options) + '\\n') });
-    } catch (error) {
-      parentPort.postMessage({ id, error: String(error && error.stack || error) });
-    }
-  });
+const { printStructure, StructureKind } = require(workerData.tsMorph);
+const options = { indentNumberOfSpaces: 2, useSingleQuote: true };
+const structure = (part) =>
+  'import' in part
+    ? { kind: StructureKind.ImportDeclaration, ...part.import }
+    : { kind: StructureKind.Class, ...part.class };
+parentPort.on('message', ({ id, structures }) => {
+  try {
+    parentPort.postMessage({ id, texts: structures.map((part) => printStructure(structure(part), options) + '\\n') });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error && error.stack || error) });
+  }
 });`;
 
 /** A print's answer from the thread: the structures' texts in order, or what the printing threw. */
@@ -62,7 +62,10 @@ type PrintReply = { id: number; texts: string[] } | { id: number; error: string 
  * stops early and forgets it does not hang; `stop` it when done all the same (what it holds goes then).
  */
 export function startPrinter(): Printer {
-  const worker = new Worker(PROGRAM, { eval: true, workerData: { tsMorph: import.meta.resolve('ts-morph') } });
+  // Required, not imported: importing CommonJS from ESM scans its source for exports first, ~0.2 s of
+  // ts-morph's bundle (P4's one changed, where the print waits for the load).
+  const tsMorph = createRequire(import.meta.url).resolve('ts-morph');
+  const worker = new Worker(PROGRAM, { eval: true, workerData: { tsMorph } });
   worker.unref();
   const waiting = new Map<number, { resolve: (texts: string[]) => void; reject: (error: Error) => void }>();
   let stopped: Error | undefined;
