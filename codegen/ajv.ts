@@ -2,16 +2,12 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
-import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { AJV_OPTIONS, EXTENSION_KEYWORD } from '../src/schema/ajv-options.js';
 import { classifyFormat, formatsIn, lenientStrictLogger } from '../src/schema/dialect.js';
 import type { SchemaDialect } from '../src/schema/keywords.js';
 import { walkSchema } from '../src/schema/walk.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-/** Formats the validators know (ajv-formats' full set); another `format` is ignored (a warning) unless it is a near-typo of one (an error). */
-export const KNOWN_FORMATS: ReadonlySet<string> = new Set(Object.keys(fullFormats));
 
 /**
  * An Ajv configured exactly like the runtime, emitting ESM standalone code when `code` is set: Ajv's
@@ -41,8 +37,7 @@ export function createGeneratorAjv(
  */
 export function allowUnknownFormats(ajv: Ajv, schema: unknown): void {
   for (const format of formatsIn(schema)) {
-    if (classifyFormat(format, KNOWN_FORMATS).kind === 'ignored' && ajv.formats[format] === undefined)
-      ajv.addFormat(format, true);
+    if (classifyFormat(format).kind === 'ignored' && ajv.formats[format] === undefined) ajv.addFormat(format, true);
   }
 }
 

@@ -1,6 +1,5 @@
-import { classifyFormat, classifyKeyword, DIALECT_URIS } from '../../src/schema/dialect.js';
+import { classifyFormat, classifyKeyword, DIALECT_URIS, KNOWN_FORMATS } from '../../src/schema/dialect.js';
 import type { SchemaDialect } from '../../src/schema/keywords.js';
-import { KNOWN_FORMATS } from '../ajv.js';
 import type { Diagnostics } from '../problems.js';
 import type { SourceFile } from '../load.js';
 import { escapePointerSegment } from '../../src/schema/json-pointer.js';
@@ -58,20 +57,20 @@ function ignoredHint(key: string, dialect: SchemaDialect): string {
 }
 
 function lintFormat(source: SourceFile, format: string, where: string, diagnostics: Diagnostics) {
-  const verdict = classifyFormat(format, KNOWN_FORMATS);
+  const verdict = classifyFormat(format);
   if (verdict.kind === 'typo') {
     diagnostics.error(
       source,
       where,
       `unknown format "${format}"`,
-      `did you mean \`${verdict.suggestion}\`? Known formats: ${[...KNOWN_FORMATS].join(', ')}`,
+      `did you mean \`${verdict.suggestion}\`? Known formats: ${KNOWN_FORMATS.join(', ')}`,
     );
   } else if (verdict.kind === 'ignored') {
     diagnostics.warning(
       source,
       where,
       `unknown format "${format}" is ignored: every value passes it`,
-      `toolsmith checks these formats: ${[...KNOWN_FORMATS].join(', ')}`,
+      `toolsmith checks these formats: ${KNOWN_FORMATS.join(', ')}`,
     );
   }
 }

@@ -138,7 +138,7 @@ export class LossRecorder {
   /** `describeLosses`: carry what is dropped into the descriptions (see `carriedText`). */
   constructor(
     readonly target: string,
-    readonly describeLosses = false,
+    readonly describeLosses: boolean,
   ) {}
 
   /** Records a keyword removed from the manifest; `because`: the target's reason, when it is not the usual one. */
@@ -218,7 +218,7 @@ export function buildPerTool<TContent>(
     `or let generate leave it out of ${target} with a warning ` +
     `(\`"manifests": { "unrepresentable": "omit" }\` in toolsmith.config.json, the default)`;
   for (const tool of [...project.tools].sort((a, b) => compareStrings(a.name, b.name))) {
-    const recorder = new LossRecorder(target, project.describeLosses ?? false);
+    const recorder = new LossRecorder(target, project.describeLosses ?? true);
     try {
       add(tool, recorder, content);
       setOwn(build.losses, tool.name, recorder.entries);

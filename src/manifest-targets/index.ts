@@ -82,7 +82,7 @@ export function buildManifest<T = unknown>(
 ): T {
   const project: ManifestProject = {
     tools,
-    describeLosses: options.describeLosses ?? true,
+    describeLosses: options.describeLosses,
     inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
     ...(options.deferLoading !== undefined ? { deferLoading: options.deferLoading } : {}),
   };

@@ -2,8 +2,8 @@ import { portableInputSchema } from '../hosts/portable-schema.js';
 import { type McpObjectSchema, type McpToolEntry, toMcpTool } from '../mcp/tool.js';
 import { formatPointer, parsePointer } from '../schema/json-pointer.js';
 import { sourcePointerTokens } from '../schema/json-schema-2020.js';
+import { copyJsonValue } from '../schema/walk.js';
 import { codeSpan } from '../text/markdown-text.js';
-import { cloneJson } from '../schema/walk.js';
 import { buildPerTool, type ManifestProject, type TargetBuild } from './build.js';
 
 /**
@@ -26,7 +26,7 @@ export function buildMcpPortableManifest(project: ManifestProject): TargetBuild<
         pointer,
         keyword,
         action: 'dropped',
-        value: cloneJson(move.value),
+        value: copyJsonValue(move.value),
         message: `${codeSpan(keyword)} at ${codeSpan(pointer)} moved into the description for mcp-portable: ${codeSpan(move.prose)}; ${keyword === 'default' ? 'the runtime fills it in when the argument is absent' : 'the runtime still enforces it'}`,
         carried: move.prose,
       });

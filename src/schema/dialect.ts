@@ -72,7 +72,7 @@ export function classifyKeyword(keyword: string, dialect: SchemaDialect): Keywor
 }
 
 /** Formats ajv-formats validates (its full set, as the generator's Ajv and the runtime's validators know them). */
-const KNOWN_FORMAT_NAMES: readonly string[] = Object.freeze(Object.keys(fullFormats));
+export const KNOWN_FORMATS: readonly string[] = Object.freeze(Object.keys(fullFormats));
 
 /**
  * The verdict on a `format` value: known, a near-typo of a known one (an error), or unknown and so
@@ -80,11 +80,9 @@ const KNOWN_FORMAT_NAMES: readonly string[] = Object.freeze(Object.keys(fullForm
  */
 export function classifyFormat(
   format: string,
-  known: Iterable<string> = KNOWN_FORMAT_NAMES,
 ): { kind: 'known' } | { kind: 'ignored' } | { kind: 'typo'; suggestion: string } {
-  const names = [...known];
-  if (names.includes(format)) return { kind: 'known' };
-  const suggestion = nearestName(format, names);
+  if (KNOWN_FORMATS.includes(format)) return { kind: 'known' };
+  const suggestion = nearestName(format, KNOWN_FORMATS);
   return suggestion === undefined ? { kind: 'ignored' } : { kind: 'typo', suggestion };
 }
 

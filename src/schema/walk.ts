@@ -115,11 +115,6 @@ function copyAt<T>(value: T, depth: number): T {
   return copy as T;
 }
 
-/** `copyJsonValue` by the name src/manifest-targets/mcp-portable.ts imports (to go once that file imports it). */
-export function cloneJson<T>(value: T): T {
-  return copyJsonValue(value);
-}
-
 /** A JSON value with object keys sorted by code unit, recursively (for hashing and stable output). */
 export function sortKeysDeep<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item) => sortKeysDeep(item)) as T;

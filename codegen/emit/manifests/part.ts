@@ -113,7 +113,6 @@ export function toolManifests(
     const result = buildManifestTarget(target, {
       ...options,
       tools: turnedOff ? [] : [tool],
-      describeLosses: options.describeLosses ?? true,
       inputExamples: options.inputExamples ?? DEFAULT_INPUT_EXAMPLES,
     });
     if (options.unrepresentable === 'error') manifests.problems.push(...result.problems);
